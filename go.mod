@@ -1,0 +1,3 @@
+module github.com/pqkem/pqkem
+
+go 1.26.0

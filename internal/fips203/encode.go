@@ -1,0 +1,107 @@
+package fips203
+
+import "errors"
+
+// Byte encodings of FIPS 203, section 4.2.1 (Algorithms 5 and 6), and the
+// compression of section 4.2.1 (equations 4.7 and 4.8) applied to whole
+// polynomials. Bit positions depend only on d, never on the data.
+
+// encodingSize12 is the size of ByteEncode12 of one polynomial.
+const encodingSize12 = n * 12 / 8
+
+// byteEncode12 appends ByteEncode12(f) to b (Algorithm 5, d = 12).
+func byteEncode12(b []byte, f *nttElement) []byte {
+	b, out := sliceForAppend(b, encodingSize12)
+	for i := 0; i < n; i += 2 {
+		x := uint32(f[i]) | uint32(f[i+1])<<12
+		o := out[3*i/2 : 3*i/2+3]
+		o[0] = byte(x)
+		o[1] = byte(x >> 8)
+		o[2] = byte(x >> 16)
+	}
+	return b
+}
+
+var errModulus = errors.New("coefficient not reduced modulo q")
+
+// byteDecode12Check implements ByteDecode12 (Algorithm 6, d = 12) for an
+// encapsulation key and performs the modulus check of FIPS 203, section 7.2:
+// it fails if any 12-bit value is q or more. The key is public, so returning
+// early on the check is safe.
+func byteDecode12Check(f *nttElement, b []byte) error {
+	b = b[:encodingSize12]
+	for i := 0; i < n; i += 2 {
+		x := uint32(b[3*i/2]) | uint32(b[3*i/2+1])<<8 | uint32(b[3*i/2+2])<<16
+		d1, d2 := uint16(x&0xfff), uint16(x>>12)
+		if d1 >= q || d2 >= q {
+			return errModulus
+		}
+		f[i], f[i+1] = fieldElement(d1), fieldElement(d2)
+	}
+	return nil
+}
+
+// byteDecode12Reduce implements ByteDecode12 (Algorithm 6, d = 12) for
+// secret data: every 12-bit value is reduced modulo q, as the algorithm
+// defines it, in constant time (12-bit values are below 2q).
+func byteDecode12Reduce(f *nttElement, b []byte) {
+	b = b[:encodingSize12]
+	for i := 0; i < n; i += 2 {
+		x := uint32(b[3*i/2]) | uint32(b[3*i/2+1])<<8 | uint32(b[3*i/2+2])<<16
+		f[i] = fieldReduceOnce(uint16(x & 0xfff))
+		f[i+1] = fieldReduceOnce(uint16(x >> 12))
+	}
+}
+
+// ringCompressAndEncode appends ByteEncode_d(Compress_d(f)) to b, for
+// 1 <= d <= 11.
+func ringCompressAndEncode(b []byte, f *ringElement, d uint8) []byte {
+	b, out := sliceForAppend(b, n*int(d)/8)
+	var acc uint64
+	var bits uint8
+	o := 0
+	for i := range f {
+		acc |= uint64(compress(f[i], d)) << bits
+		bits += d
+		for bits >= 8 {
+			out[o] = byte(acc)
+			o++
+			acc >>= 8
+			bits -= 8
+		}
+	}
+	return b
+}
+
+// ringDecodeAndDecompress sets f to Decompress_d(ByteDecode_d(b)), for
+// 1 <= d <= 11. Every d-bit value is in range, so there is nothing to check.
+func ringDecodeAndDecompress(f *ringElement, b []byte, d uint8) {
+	b = b[:n*int(d)/8]
+	var acc uint64
+	var bits uint8
+	mask := uint64(1)<<d - 1
+	for i := range f {
+		for bits < d {
+			acc |= uint64(b[0]) << bits
+			b = b[1:]
+			bits += 8
+		}
+		f[i] = decompress(uint16(acc&mask), d)
+		acc >>= d
+		bits -= d
+	}
+}
+
+// sliceForAppend takes a slice and a requested number of bytes. It returns a
+// slice with the contents of the given slice followed by that many bytes and
+// a second slice that aliases into it and contains only the extra bytes.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
+}

@@ -1,0 +1,214 @@
+package fips203
+
+import (
+	"crypto/rand"
+	"crypto/sha3"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+)
+
+// The ML-KEM key-encapsulation mechanism, FIPS 203 sections 6 and 7.
+
+// EncapsulationKey is a parsed ML-KEM encapsulation key.
+type EncapsulationKey struct {
+	p  *Params
+	ex encryptionKey
+	h  [32]byte // H(ek)
+}
+
+// DecapsulationKey is a parsed ML-KEM decapsulation key.
+type DecapsulationKey struct {
+	ek EncapsulationKey
+	dx decryptionKey
+	z  [32]byte
+	// d is the key generation seed, kept so that Seed can return d || z. A
+	// key imported in the expanded form has no seed.
+	d       [32]byte
+	hasSeed bool
+}
+
+// Params returns the key's parameter set.
+func (ek *EncapsulationKey) Params() *Params { return ek.p }
+
+// Params returns the key's parameter set.
+func (dk *DecapsulationKey) Params() *Params { return dk.ek.p }
+
+// EncapsulationKey returns the encapsulation key that belongs to dk.
+func (dk *DecapsulationKey) EncapsulationKey() *EncapsulationKey { return &dk.ek }
+
+// HasSeed reports whether dk was made from a seed (and so has one).
+func (dk *DecapsulationKey) HasSeed() bool { return dk.hasSeed }
+
+// Seed appends d || z to b. It must only be called if dk.HasSeed().
+func (dk *DecapsulationKey) Seed(b []byte) []byte {
+	b = append(b, dk.d[:]...)
+	return append(b, dk.z[:]...)
+}
+
+// Bytes appends the encapsulation key encoding ByteEncode12(t̂) || rho to b.
+func (ek *EncapsulationKey) Bytes(b []byte) []byte {
+	for i := range ek.p.k {
+		b = byteEncode12(b, &ek.ex.t[i])
+	}
+	return append(b, ek.ex.rho[:]...)
+}
+
+// ExpandedBytes appends the FIPS 203 decapsulation key encoding
+// ByteEncode12(ŝ) || ek || H(ek) || z to b (Algorithm 16, line 3).
+func (dk *DecapsulationKey) ExpandedBytes(b []byte) []byte {
+	for i := range dk.ek.p.k {
+		b = byteEncode12(b, &dk.dx.s[i])
+	}
+	b = dk.ek.Bytes(b)
+	b = append(b, dk.ek.h[:]...)
+	return append(b, dk.z[:]...)
+}
+
+// GenerateKey generates a decapsulation key from fresh randomness
+// (FIPS 203, Algorithm 19).
+func GenerateKey(dk *DecapsulationKey, p *Params) {
+	var d, z [32]byte
+	rand.Read(d[:])
+	rand.Read(z[:])
+	KeyGenInternal(dk, p, &d, &z)
+}
+
+// KeyGenInternal implements ML-KEM.KeyGen_internal (FIPS 203, Algorithm 16).
+func KeyGenInternal(dk *DecapsulationKey, p *Params, d, z *[32]byte) {
+	dk.ek.p = p
+	pkeKeyGen(p, &dk.ek.ex, &dk.dx, d)
+	var ekBuf [maxEncapsulationKeySize]byte
+	dk.ek.h = sha3.Sum256(dk.ek.Bytes(ekBuf[:0]))
+	dk.z = *z
+	dk.d = *d
+	dk.hasSeed = true
+}
+
+const maxEncapsulationKeySize = encodingSize12*maxK + 32
+
+// NewDecapsulationKeyFromSeed sets dk to the key generated from the 64-byte
+// seed d || z.
+func NewDecapsulationKeyFromSeed(dk *DecapsulationKey, p *Params, seed []byte) error {
+	if len(seed) != SeedSize {
+		return fmt.Errorf("mlkem: invalid seed length %d, want %d", len(seed), SeedSize)
+	}
+	KeyGenInternal(dk, p, (*[32]byte)(seed[:32]), (*[32]byte)(seed[32:]))
+	return nil
+}
+
+// NewDecapsulationKeyExpanded parses an expanded FIPS 203 decapsulation key
+// and performs the input check of FIPS 203, section 7.3: the length, and the
+// hash check H(dk[384k : 768k+32]) == dk[768k+32 : 768k+64]. The embedded
+// encapsulation key must also pass the section 7.2 modulus check, or the
+// hash check could not have been computed on a valid key.
+func NewDecapsulationKeyExpanded(dk *DecapsulationKey, p *Params, b []byte) error {
+	if len(b) != p.DecapsulationKeySize() {
+		return fmt.Errorf("mlkem: invalid %s decapsulation key length %d, want %d", p.name, len(b), p.DecapsulationKeySize())
+	}
+	k := p.k
+	sBytes := b[:encodingSize12*k]
+	ekBytes := b[encodingSize12*k : 2*encodingSize12*k+32]
+	hBytes := b[2*encodingSize12*k+32 : 2*encodingSize12*k+64]
+	zBytes := b[2*encodingSize12*k+64:]
+
+	// The hash and the encapsulation key are public values, so comparing
+	// them in variable time is safe; use subtle anyway, as it costs nothing.
+	h := sha3.Sum256(ekBytes)
+	if subtle.ConstantTimeCompare(h[:], hBytes) != 1 {
+		return errors.New("mlkem: invalid decapsulation key: H(ek) does not match the encapsulation key")
+	}
+	if err := NewEncapsulationKey(&dk.ek, p, ekBytes); err != nil {
+		return err
+	}
+	for i := range k {
+		byteDecode12Reduce(&dk.dx.s[i], sBytes[encodingSize12*i:])
+		dk.dx.sCache[i].compute(&dk.dx.s[i])
+	}
+	copy(dk.z[:], zBytes)
+	dk.d = [32]byte{}
+	dk.hasSeed = false
+	return nil
+}
+
+// NewEncapsulationKey parses an encapsulation key and performs the input
+// check of FIPS 203, section 7.2: the length, and the modulus check (every
+// coefficient of t̂ is below q).
+func NewEncapsulationKey(ek *EncapsulationKey, p *Params, b []byte) error {
+	if len(b) != p.EncapsulationKeySize() {
+		return fmt.Errorf("mlkem: invalid %s encapsulation key length %d, want %d", p.name, len(b), p.EncapsulationKeySize())
+	}
+	ek.p = p
+	for i := range p.k {
+		if err := byteDecode12Check(&ek.ex.t[i], b[encodingSize12*i:]); err != nil {
+			return fmt.Errorf("mlkem: invalid %s encapsulation key: polynomial %d: %w", p.name, i, err)
+		}
+	}
+	copy(ek.ex.rho[:], b[encodingSize12*p.k:])
+	ek.h = sha3.Sum256(b)
+	expandMatrix(p, &ek.ex)
+	return nil
+}
+
+// Encapsulate generates a shared key and appends its ciphertext to c
+// (FIPS 203, Algorithm 20).
+func (ek *EncapsulationKey) Encapsulate(K *[SharedKeySize]byte, c []byte) []byte {
+	var m [MessageSize]byte
+	rand.Read(m[:])
+	return ek.EncapsulateInternal(K, c, &m)
+}
+
+// EncapsulateInternal implements ML-KEM.Encaps_internal (FIPS 203,
+// Algorithm 17): it writes the shared key to K and appends the ciphertext
+// to c.
+func (ek *EncapsulationKey) EncapsulateInternal(K *[SharedKeySize]byte, c []byte, m *[MessageSize]byte) []byte {
+	var gIn [64]byte
+	copy(gIn[:32], m[:])
+	copy(gIn[32:], ek.h[:])
+	g := sha3.Sum512(gIn[:])
+	copy(K[:], g[:32])
+	return pkeEncrypt(ek.p, c, &ek.ex, m, (*[32]byte)(g[32:]))
+}
+
+// Decapsulate implements ML-KEM.Decaps (FIPS 203, Algorithm 21): the length
+// check of section 7.3, then Decaps_internal. A wrong ciphertext of the
+// right length is not an error: it yields the implicit-rejection key.
+func (dk *DecapsulationKey) Decapsulate(K *[SharedKeySize]byte, c []byte) error {
+	p := dk.ek.p
+	if len(c) != p.CiphertextSize() {
+		return fmt.Errorf("mlkem: invalid %s ciphertext length %d, want %d", p.name, len(c), p.CiphertextSize())
+	}
+	dk.decapsulateInternal(K, c)
+	return nil
+}
+
+// decapsulateInternal implements ML-KEM.Decaps_internal (FIPS 203,
+// Algorithm 18). It runs in constant time with respect to dk and to whether
+// c is valid: the re-encryption is compared in full with subtle and the key
+// is selected with a mask.
+func (dk *DecapsulationKey) decapsulateInternal(K *[SharedKeySize]byte, c []byte) {
+	p := dk.ek.p
+	var m [MessageSize]byte
+	pkeDecrypt(p, &m, &dk.dx, c)
+
+	var gIn [64]byte
+	copy(gIn[:32], m[:])
+	copy(gIn[32:], dk.ek.h[:])
+	g := sha3.Sum512(gIn[:])
+
+	// K̄ = J(z || c) = SHAKE256(z || c, 32)
+	var kBar [SharedKeySize]byte
+	var j sha3.SHAKE // the zero value is SHAKE256
+	j.Write(dk.z[:])
+	j.Write(c)
+	j.Read(kBar[:])
+
+	var cBuf [maxCiphertextSize]byte
+	c1 := pkeEncrypt(p, cBuf[:0], &dk.ek.ex, &m, (*[32]byte)(g[32:]))
+
+	equal := subtle.ConstantTimeCompare(c, c1)
+	copy(K[:], kBar[:])
+	subtle.ConstantTimeCopy(equal, K[:], g[:32])
+}
+
+const maxCiphertextSize = 32 * (11*maxK + 5)

@@ -1,0 +1,140 @@
+package fips203
+
+// The number-theoretic transform of FIPS 203, section 4.3.
+
+// nttElement is a polynomial in the NTT domain T_q: 128 degree-one
+// polynomials modulo X^2 - zeta^(2 BitRev7(i) + 1), stored as pairs.
+type nttElement [n]fieldElement
+
+// ringElement is a polynomial in R_q, its coefficients in order.
+type ringElement [n]fieldElement
+
+// zetas[i] = 17^BitRev7(i) mod q, and gammas[i] = 17^(2 BitRev7(i) + 1) mod
+// q, computed once from their definitions (FIPS 203, Appendix A), with the
+// Shoup constants for multiplying by them.
+var (
+	zetas, gammas           [128]fieldElement
+	zetasShoup, gammasShoup [128]uint32
+)
+
+func init() {
+	for i := range 128 {
+		br := bitRev7(uint8(i))
+		zetas[i] = fieldPow(17, uint32(br))
+		gammas[i] = fieldPow(17, 2*uint32(br)+1)
+		zetasShoup[i] = shoupConstant(zetas[i])
+		gammasShoup[i] = shoupConstant(gammas[i])
+	}
+}
+
+// bitRev7 reverses the 7 low bits of i. Public data only.
+func bitRev7(i uint8) uint8 {
+	var r uint8
+	for b := range 7 {
+		r |= (i >> b & 1) << (6 - b)
+	}
+	return r
+}
+
+// fieldPow returns x^e mod q. It runs only on public constants.
+func fieldPow(x fieldElement, e uint32) fieldElement {
+	r := fieldElement(1)
+	for ; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r = fieldMul(r, x)
+		}
+		x = fieldMul(x, x)
+	}
+	return r
+}
+
+// ntt computes NTT(f) in place (FIPS 203, Algorithm 9).
+func ntt(f *ringElement) *nttElement {
+	k := 1
+	for length := 128; length >= 2; length /= 2 {
+		for start := 0; start < n; start += 2 * length {
+			zeta, zs := zetas[k], zetasShoup[k]
+			k++
+			lo := f[start : start+length]
+			hi := f[start+length : start+2*length]
+			hi = hi[:len(lo)]
+			for j := range lo {
+				t := fieldMulShoup(hi[j], zeta, zs)
+				hi[j] = fieldSub(lo[j], t)
+				lo[j] = fieldAdd(lo[j], t)
+			}
+		}
+	}
+	return (*nttElement)(f)
+}
+
+// inverseNTT computes NTT^-1(f) in place (FIPS 203, Algorithm 10).
+func inverseNTT(f *nttElement) *ringElement {
+	k := 127
+	for length := 2; length <= 128; length *= 2 {
+		for start := 0; start < n; start += 2 * length {
+			zeta, zs := zetas[k], zetasShoup[k]
+			k--
+			lo := f[start : start+length]
+			hi := f[start+length : start+2*length]
+			hi = hi[:len(lo)]
+			for j := range lo {
+				t := lo[j]
+				lo[j] = fieldAdd(t, hi[j])
+				hi[j] = fieldMulShoup(fieldSub(hi[j], t), zeta, zs)
+			}
+		}
+	}
+	for i := range f {
+		f[i] = fieldMulShoup(f[i], nInverse, nInverseShoup)
+	}
+	return (*ringElement)(f)
+}
+
+// nInverse is 128^-1 mod q, the final scaling of Algorithm 10.
+const nInverse = 3303
+
+var nInverseShoup = shoupConstant(nInverse)
+
+// nttCache holds, for a multiplicand b, the products b[2i+1] * gamma_i that
+// BaseCaseMultiply needs, so that a vector used against several others pays
+// for them once.
+type nttCache [n / 2]fieldElement
+
+func (c *nttCache) compute(b *nttElement) {
+	for i := range c {
+		c[i] = fieldMulShoup(b[2*i+1], gammas[i], gammasShoup[i])
+	}
+}
+
+// nttAccumulator holds unreduced sums of products of NTT elements. Each
+// mulAdd adds less than 2q^2 < 2^25 to a coefficient, so up to 128 products
+// can be summed before reduce; ML-KEM sums at most k = 4.
+type nttAccumulator [n]uint32
+
+// mulAdd adds a * b to acc, with bc = the cache of b: MultiplyNTTs and
+// BaseCaseMultiply (FIPS 203, Algorithms 11 and 12), without the reductions.
+func (acc *nttAccumulator) mulAdd(a, b *nttElement, bc *nttCache) {
+	for i := range n / 2 {
+		a0, a1 := uint32(a[2*i]), uint32(a[2*i+1])
+		b0, b1 := uint32(b[2*i]), uint32(b[2*i+1])
+		acc[2*i] += a0*b0 + a1*uint32(bc[i])
+		acc[2*i+1] += a0*b1 + a1*b0
+	}
+}
+
+// reduce writes acc mod q to f and clears acc.
+func (acc *nttAccumulator) reduce(f *nttElement) {
+	for i := range f {
+		f[i] = fieldReduce(acc[i])
+		acc[i] = 0
+	}
+}
+
+// reduceAdd writes acc + e mod q to f and clears acc.
+func (acc *nttAccumulator) reduceAdd(f *nttElement, e *nttElement) {
+	for i := range f {
+		f[i] = fieldReduce(acc[i] + uint32(e[i]))
+		acc[i] = 0
+	}
+}

@@ -1,0 +1,55 @@
+package fips203
+
+// Params is an ML-KEM parameter set (FIPS 203, section 8, Table 2).
+//
+// The three levels share one implementation: polynomial vectors and the
+// matrix are fixed-capacity arrays sized for the largest k (4), and the
+// algorithms loop to Params.k. That keeps the hot path free of slices and
+// allocation, keeps every algorithm written once, and lets the PAKE code
+// swap the matrix sampler without a second copy of K-PKE.
+type Params struct {
+	name   string
+	k      int
+	eta1   int
+	du, dv uint8
+	// sampleNTT expands Â. The ML-KEM parameter sets use FIPS 203
+	// SampleNTT; the PAKE protocols plug in constant-time variants.
+	sampleNTT sampleNTTFunc
+}
+
+const (
+	maxK   = 4
+	eta2   = 2
+	seedSz = 32
+
+	// SharedKeySize is the size of an ML-KEM shared secret.
+	SharedKeySize = 32
+	// SeedSize is the size of the d || z decapsulation key seed.
+	SeedSize = 64
+	// MessageSize is the size of the encapsulation randomness m.
+	MessageSize = 32
+)
+
+var (
+	MLKEM512  = &Params{name: "ML-KEM-512", k: 2, eta1: 3, du: 10, dv: 4, sampleNTT: sampleNTT}
+	MLKEM768  = &Params{name: "ML-KEM-768", k: 3, eta1: 2, du: 10, dv: 4, sampleNTT: sampleNTT}
+	MLKEM1024 = &Params{name: "ML-KEM-1024", k: 4, eta1: 2, du: 11, dv: 5, sampleNTT: sampleNTT}
+)
+
+// Name is the parameter set's name as FIPS 203 writes it.
+func (p *Params) Name() string { return p.name }
+
+// K is the module rank.
+func (p *Params) K() int { return p.k }
+
+// EncapsulationKeySize is 384k + 32.
+func (p *Params) EncapsulationKeySize() int { return encodingSize12*p.k + 32 }
+
+// DecapsulationKeySize is the size of the expanded decapsulation key,
+// 768k + 96.
+func (p *Params) DecapsulationKeySize() int { return 2*encodingSize12*p.k + 96 }
+
+// CiphertextSize is 32 (du k + dv).
+func (p *Params) CiphertextSize() int { return 32 * (int(p.du)*p.k + int(p.dv)) }
+
+func (p *Params) c1Size() int { return 32 * int(p.du) * p.k }

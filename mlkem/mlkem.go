@@ -1,0 +1,44 @@
+// Package mlkem implements the quantum-resistant key encapsulation method
+// ML-KEM (formerly known as Kyber), as specified in [NIST FIPS 203], at all
+// three of its security levels: ML-KEM-512, ML-KEM-768 and ML-KEM-1024.
+//
+// The API is a superset of the standard library's crypto/mlkem: the same
+// types and functions for ML-KEM-768 and ML-KEM-1024, the same shape for
+// ML-KEM-512, and the expanded FIPS 203 decapsulation key format
+// (NewDecapsulationKeyExpanded768, ExpandedBytes). Keys made from the same
+// seed by this package and by crypto/mlkem are byte-identical, and so is
+// everything derived from them. Derandomized encapsulation for tests is in
+// package [github.com/pqkem/pqkem/mlkem/mlkemtest].
+//
+// Most applications should use ML-KEM-768, or a hybrid with X25519.
+//
+// # Implementation
+//
+// The three levels share one implementation (package internal/fips203):
+// each FIPS 203 algorithm is written once over a parameter value (k, eta1,
+// du, dv), with polynomial vectors and the matrix held in fixed-capacity
+// arrays sized for k = 4. That keeps the hot path free of slices and of
+// allocation, and lets the PAKE protocols swap the matrix sampler without a
+// second copy of K-PKE. The per-level wrappers in this package are generated
+// from one template (generate.go).
+//
+// Secret data never drives a branch, a memory index or a division: the
+// rounding divisions of Compress and the reductions modulo q are
+// multiply-shift sequences, and decapsulation compares and selects with
+// crypto/subtle.
+//
+// [NIST FIPS 203]: https://doi.org/10.6028/NIST.FIPS.203
+package mlkem
+
+//go:generate go run generate.go
+
+import "github.com/pqkem/pqkem/internal/fips203"
+
+const (
+	// SharedKeySize is the size of a shared key produced by ML-KEM.
+	SharedKeySize = fips203.SharedKeySize
+
+	// SeedSize is the size of a seed (d || z) used to generate a
+	// decapsulation key.
+	SeedSize = fips203.SeedSize
+)
