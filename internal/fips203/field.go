@@ -60,8 +60,21 @@ func shoupConstant(w fieldElement) uint32 {
 // shoupConstant(w). For a < 2^16 the estimate (a * ws) >> 16 is floor(a*w/q)
 // or one less, so a*w - estimate*q lies in [0, 2q).
 func fieldMulShoup(a fieldElement, w fieldElement, ws uint32) fieldElement {
-	est := (uint32(a) * ws) >> 16
-	return fieldReduceOnce(uint16(uint32(a)*uint32(w) - est*q))
+	return fieldElement(condSub(mulShoupLazy(uint32(a), uint32(w), ws), q))
+}
+
+// mulShoupLazy returns a value congruent to a * w modulo q, in [0, 2q),
+// for a < 2^16 and ws = shoupConstant(w).
+func mulShoupLazy(a, w, ws uint32) uint32 {
+	est := (a * ws) >> 16
+	return a*w - est*q
+}
+
+// condSub returns x - m if x >= m, and x otherwise, for x < 2^31 and
+// m < 2^31, without a branch.
+func condSub(x, m uint32) uint32 {
+	x -= m
+	return x + uint32(int32(x)>>31)&m
 }
 
 // compress computes Compress_d(x) = round(2^d / q * x) mod 2^d (FIPS 203,

@@ -48,45 +48,57 @@ func fieldPow(x fieldElement, e uint32) fieldElement {
 	return r
 }
 
-// ntt computes NTT(f) in place (FIPS 203, Algorithm 9).
+// ntt computes NTT(f) in place (FIPS 203, Algorithm 9). The coefficients
+// of f must be in [0, q), as every caller's are (CBD samples and
+// decompressed values).
+//
+// The butterflies reduce lazily: a Shoup multiplication returns a value in
+// [0, 2q), so each layer widens the range of the coefficients by 2q, and
+// after the seven layers they are below 15q < 2^16. One Barrett reduction at
+// the end brings them back to [0, q).
 func ntt(f *ringElement) *nttElement {
 	k := 1
 	for length := 128; length >= 2; length /= 2 {
 		for start := 0; start < n; start += 2 * length {
-			zeta, zs := zetas[k], zetasShoup[k]
+			zeta, zs := uint32(zetas[k]), zetasShoup[k]
 			k++
 			lo := f[start : start+length]
 			hi := f[start+length : start+2*length]
 			hi = hi[:len(lo)]
 			for j := range lo {
-				t := fieldMulShoup(hi[j], zeta, zs)
-				hi[j] = fieldSub(lo[j], t)
-				lo[j] = fieldAdd(lo[j], t)
+				x := uint32(lo[j])
+				t := mulShoupLazy(uint32(hi[j]), zeta, zs)
+				lo[j] = fieldElement(x + t)
+				hi[j] = fieldElement(x - t + 2*q)
 			}
 		}
+	}
+	for i := range f {
+		f[i] = fieldReduce(uint32(f[i]))
 	}
 	return (*nttElement)(f)
 }
 
-// inverseNTT computes NTT^-1(f) in place (FIPS 203, Algorithm 10).
+// inverseNTT computes NTT^-1(f) in place (FIPS 203, Algorithm 10), with
+// coefficients kept in [0, 2q) between layers.
 func inverseNTT(f *nttElement) *ringElement {
 	k := 127
 	for length := 2; length <= 128; length *= 2 {
 		for start := 0; start < n; start += 2 * length {
-			zeta, zs := zetas[k], zetasShoup[k]
+			zeta, zs := uint32(zetas[k]), zetasShoup[k]
 			k--
 			lo := f[start : start+length]
 			hi := f[start+length : start+2*length]
 			hi = hi[:len(lo)]
 			for j := range lo {
-				t := lo[j]
-				lo[j] = fieldAdd(t, hi[j])
-				hi[j] = fieldMulShoup(fieldSub(hi[j], t), zeta, zs)
+				x, y := uint32(lo[j]), uint32(hi[j])
+				lo[j] = fieldElement(condSub(x+y, 2*q))
+				hi[j] = fieldElement(mulShoupLazy(y-x+2*q, zeta, zs))
 			}
 		}
 	}
 	for i := range f {
-		f[i] = fieldMulShoup(f[i], nInverse, nInverseShoup)
+		f[i] = fieldElement(condSub(mulShoupLazy(uint32(f[i]), nInverse, nInverseShoup), q))
 	}
 	return (*ringElement)(f)
 }
