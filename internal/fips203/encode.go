@@ -41,16 +41,22 @@ func byteDecode12Check(f *nttElement, b []byte) error {
 	return nil
 }
 
-// byteDecode12Reduce implements ByteDecode12 (Algorithm 6, d = 12) for
-// secret data: every 12-bit value is reduced modulo q, as the algorithm
-// defines it, in constant time (12-bit values are below 2q).
-func byteDecode12Reduce(f *nttElement, b []byte) {
+// byteDecode12Secret implements ByteDecode12 (Algorithm 6, d = 12) for a
+// secret polynomial. It reports whether every 12-bit value was below q
+// (the encoding KeyGen produces) as 1 or 0, without branching on the
+// coefficients; values of q or more are stored reduced modulo q.
+func byteDecode12Secret(f *nttElement, b []byte) (valid int) {
 	b = b[:encodingSize12]
+	var bad uint32
 	for i := 0; i < n; i += 2 {
 		x := uint32(b[3*i/2]) | uint32(b[3*i/2+1])<<8 | uint32(b[3*i/2+2])<<16
-		f[i] = fieldReduceOnce(uint16(x & 0xfff))
-		f[i+1] = fieldReduceOnce(uint16(x >> 12))
+		d1, d2 := x&0xfff, x>>12
+		// (q - 1 - d) has its top bit set exactly when d >= q.
+		bad |= (q - 1 - d1) | (q - 1 - d2)
+		f[i] = fieldElement(condSub(d1, q))
+		f[i+1] = fieldElement(condSub(d2, q))
 	}
+	return int(1 ^ bad>>31)
 }
 
 // ringCompressAndEncode appends ByteEncode_d(Compress_d(f)) to b, for

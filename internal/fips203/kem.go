@@ -100,8 +100,9 @@ func NewDecapsulationKeyFromSeed(dk *DecapsulationKey, p *Params, seed []byte) e
 // NewDecapsulationKeyExpanded parses an expanded FIPS 203 decapsulation key
 // and performs the input check of FIPS 203, section 7.3: the length, and the
 // hash check H(dk[384k : 768k+32]) == dk[768k+32 : 768k+64]. The embedded
-// encapsulation key must also pass the section 7.2 modulus check, or the
-// hash check could not have been computed on a valid key.
+// encapsulation key must also pass the section 7.2 modulus check, and the
+// coefficients of ŝ must be below q, as KeyGen makes them (the standard
+// library's ACVP import checks the same).
 func NewDecapsulationKeyExpanded(dk *DecapsulationKey, p *Params, b []byte) error {
 	if len(b) != p.DecapsulationKeySize() {
 		return fmt.Errorf("mlkem: invalid %s decapsulation key length %d, want %d", p.name, len(b), p.DecapsulationKeySize())
@@ -121,9 +122,16 @@ func NewDecapsulationKeyExpanded(dk *DecapsulationKey, p *Params, b []byte) erro
 	if err := NewEncapsulationKey(&dk.ek, p, ekBytes); err != nil {
 		return err
 	}
+	valid := 1
 	for i := range k {
-		byteDecode12Reduce(&dk.dx.s[i], sBytes[encodingSize12*i:])
+		valid &= byteDecode12Secret(&dk.dx.s[i], sBytes[encodingSize12*i:])
 		dk.dx.sCache[i].compute(&dk.dx.s[i])
+	}
+	// Only the validity of the whole key is revealed, not which
+	// coefficient failed. KeyGen never produces such a key, and accepting
+	// it would make ExpandedBytes differ from the input.
+	if valid != 1 {
+		return fmt.Errorf("mlkem: invalid %s decapsulation key: secret coefficient not reduced modulo q", p.name)
 	}
 	copy(dk.z[:], zBytes)
 	dk.d = [32]byte{}
@@ -175,6 +183,9 @@ func (ek *EncapsulationKey) EncapsulateInternal(K *[SharedKeySize]byte, c []byte
 // right length is not an error: it yields the implicit-rejection key.
 func (dk *DecapsulationKey) Decapsulate(K *[SharedKeySize]byte, c []byte) error {
 	p := dk.ek.p
+	if p == nil {
+		return errors.New("mlkem: uninitialized decapsulation key")
+	}
 	if len(c) != p.CiphertextSize() {
 		return fmt.Errorf("mlkem: invalid %s ciphertext length %d, want %d", p.name, len(c), p.CiphertextSize())
 	}
