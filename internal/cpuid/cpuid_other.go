@@ -1,0 +1,5 @@
+//go:build !amd64 || purego
+
+package cpuid
+
+const hasAVX2 = false
