@@ -1,0 +1,119 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/pqkem/pqkem/kem"
+)
+
+func init() {
+	register(&command{
+		name:    "list",
+		summary: "list every scheme with its sizes and status",
+		args:    "[-names]",
+		doc: `
+List prints every scheme pqkem has, with its sizes in bytes: the
+encapsulation key, the decapsulation key (as stored: for ML-KEM, the
+64-byte seed d || z), the ciphertext, the shared key, the seed that
+derives a key pair, and the randomness one encapsulation uses. Then it
+names the schemes that are planned but not available yet.
+
+Every name it prints is a name -alg takes (in any case).`,
+		example: `
+pqkem list
+for alg in $(pqkem list -names); do pqkem demo -alg "$alg"; done`,
+		setup: func(fs *flag.FlagSet) func(*output, []string) error {
+			names := fs.Bool("names", false, "print only the names of the available schemes, one a line")
+			return func(out *output, args []string) error {
+				if err := noArgs(args); err != nil {
+					return err
+				}
+				if *names {
+					for _, s := range allSchemes() {
+						fmt.Fprintln(out.stdout, s.Name())
+					}
+					return nil
+				}
+				return list(out.stdout, allSchemes())
+			}
+		},
+	})
+}
+
+// planned are the schemes that are to come, by family. list names those
+// not registered yet, so a scheme leaves this list by itself when its
+// package registers it.
+var planned = []struct {
+	family string
+	names  []string
+}{
+	{"hybrids", []string{"X-Wing", "X25519MLKEM768", "SecP256r1MLKEM768", "SecP384r1MLKEM1024", "MLKEM768-P256", "MLKEM1024-P384"}},
+	{"FrodoKEM", []string{
+		"FrodoKEM-640-AES", "FrodoKEM-640-SHAKE", "FrodoKEM-976-AES", "FrodoKEM-976-SHAKE", "FrodoKEM-1344-AES", "FrodoKEM-1344-SHAKE",
+		"eFrodoKEM-640-AES", "eFrodoKEM-640-SHAKE", "eFrodoKEM-976-AES", "eFrodoKEM-976-SHAKE", "eFrodoKEM-1344-AES", "eFrodoKEM-1344-SHAKE",
+	}},
+}
+
+func list(w io.Writer, schemes []kem.Scheme) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "SCHEME\tENCAPS KEY\tDECAPS KEY\tCIPHERTEXT\tSHARED KEY\tKEY SEED\tENCAPS SEED\tSTATUS\n")
+	registered := make(map[string]bool)
+	for _, s := range schemes {
+		registered[strings.ToLower(s.Name())] = true
+		status := "available"
+		if sp, ok := s.(kem.Specifier); ok {
+			status += " (" + sp.Specification() + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name(),
+			s.EncapsulationKeySize(), s.DecapsulationKeySize(), s.CiphertextSize(),
+			s.SharedKeySize(), s.KeySeedSize(), s.EncapsulationSeedSize(), status)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nSizes are in bytes.\n")
+
+	header := false
+	for _, p := range planned {
+		var todo []string
+		for _, name := range p.names {
+			if !registered[strings.ToLower(name)] {
+				todo = append(todo, name)
+			}
+		}
+		if len(todo) == 0 {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "\nPlanned, not available yet:\n")
+			header = true
+		}
+		fmt.Fprintf(w, "  %s:\n", p.family)
+		printWrapped(w, "    ", todo, 78)
+	}
+	return nil
+}
+
+// printWrapped prints words separated by ", ", in lines of at most width
+// columns (unless a word is longer) that start with indent.
+func printWrapped(w io.Writer, indent string, words []string, width int) {
+	line := indent
+	for i, word := range words {
+		if i < len(words)-1 {
+			word += ","
+		}
+		if line != indent && len(line)+1+len(word) > width {
+			fmt.Fprintln(w, line)
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += word
+	}
+	fmt.Fprintln(w, line)
+}

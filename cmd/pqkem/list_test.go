@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pqkem/pqkem/kem"
+)
+
+func TestList(t *testing.T) {
+	code, stdout, stderr := pqkem(t, "list")
+	wantCode(t, []string{"list"}, code, exitOK, stderr)
+	for _, s := range kem.All() {
+		row := regexp.MustCompile(fmt.Sprintf(`(?m)^%s +%d +%d +%d +%d +%d +%d +available \(NIST FIPS 203\)$`,
+			regexp.QuoteMeta(s.Name()), s.EncapsulationKeySize(), s.DecapsulationKeySize(), s.CiphertextSize(),
+			s.SharedKeySize(), s.KeySeedSize(), s.EncapsulationSeedSize()))
+		if !row.MatchString(stdout) {
+			t.Errorf("list has no row %s:\n%s", row, stdout)
+		}
+	}
+	for _, want := range []string{"Planned, not available yet:", "X-Wing,", "eFrodoKEM-1344-SHAKE\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("list does not say %q:\n%s", want, stdout)
+		}
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "    ") && len(line) > 78 {
+			t.Errorf("list line longer than 78 columns: %q", line)
+		}
+	}
+}
+
+func TestListNames(t *testing.T) {
+	code, stdout, stderr := pqkem(t, "list", "-names")
+	wantCode(t, []string{"list", "-names"}, code, exitOK, stderr)
+	if want := strings.Join(kem.Names(), "\n") + "\n"; stdout != want {
+		t.Errorf("list -names = %q, want %q", stdout, want)
+	}
+}
+
+// A planned scheme leaves the planned list once it is registered.
+func TestListPlannedLeaves(t *testing.T) {
+	mlkem768, _ := kem.ByName("ML-KEM-768")
+	withSchemes(t, &brokenScheme{Scheme: mlkem768, name: "X-Wing"})
+	code, stdout, stderr := pqkem(t, "list")
+	wantCode(t, []string{"list"}, code, exitOK, stderr)
+	if !regexp.MustCompile(`(?m)^X-Wing +1184 `).MatchString(stdout) {
+		t.Errorf("list does not show the registered X-Wing:\n%s", stdout)
+	}
+	if strings.Contains(stdout, "X-Wing,") || !strings.Contains(stdout, "    X25519MLKEM768,") {
+		t.Errorf("list still plans X-Wing:\n%s", stdout)
+	}
+}

@@ -1,0 +1,164 @@
+// Package kem is the scheme registry: every key encapsulation mechanism in
+// pqkem, by name, behind one interface.
+//
+// A [Scheme] is looked up with [ByName] ("ML-KEM-768", as FIPS 203 writes
+// it) or listed with [All]. Its keys satisfy [crypto.Encapsulator] and
+// [crypto.Decapsulator] and know the scheme they belong to, so code that
+// handles keys of any scheme (the command, key files, benchmarks) needs no
+// switch on the algorithm.
+//
+// ML-KEM-512, ML-KEM-768 and ML-KEM-1024 are registered by this package.
+// Other packages add their schemes with [Register] from an init function;
+// the kem package imports them, never the reverse, so a scheme is
+// available as soon as its package is linked in.
+//
+// Known-answer tests of any scheme use derandomized encapsulation through
+// package [github.com/pqkem/pqkem/kem/kemtest].
+package kem
+
+import (
+	"crypto"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Scheme is a key encapsulation mechanism at one parameter set.
+type Scheme interface {
+	// Name is the scheme's canonical name, as its specification writes it,
+	// for example "ML-KEM-768".
+	Name() string
+
+	// EncapsulationKeySize is the size of an encoded encapsulation key,
+	// as EncapsulationKey.Bytes returns it.
+	EncapsulationKeySize() int
+	// DecapsulationKeySize is the size of an encoded decapsulation key,
+	// as DecapsulationKey.Bytes returns it for a key made by GenerateKey or
+	// DeriveKey.
+	DecapsulationKeySize() int
+	// CiphertextSize is the size of a ciphertext.
+	CiphertextSize() int
+	// SharedKeySize is the size of a shared key.
+	SharedKeySize() int
+	// KeySeedSize is the size of the seed DeriveKey takes.
+	KeySeedSize() int
+	// EncapsulationSeedSize is the size of the randomness that one
+	// encapsulation consumes; kemtest.Encapsulate takes that many bytes.
+	EncapsulationSeedSize() int
+
+	// GenerateKey generates a new decapsulation key from a secure source
+	// of randomness.
+	GenerateKey() (DecapsulationKey, error)
+	// DeriveKey derives a decapsulation key deterministically from a seed
+	// of KeySeedSize bytes. The seed must be uniformly random and secret.
+	DeriveKey(seed []byte) (DecapsulationKey, error)
+	// NewEncapsulationKey parses an encoded encapsulation key, with every
+	// input check the scheme's specification asks for.
+	NewEncapsulationKey(b []byte) (EncapsulationKey, error)
+	// NewDecapsulationKey parses an encoded decapsulation key, with every
+	// input check the scheme's specification asks for. It accepts what
+	// DecapsulationKey.Bytes returns, and may accept other encodings
+	// (ML-KEM also takes the expanded FIPS 203 form).
+	NewDecapsulationKey(b []byte) (DecapsulationKey, error)
+}
+
+// EncapsulationKey is a public key of some [Scheme].
+type EncapsulationKey interface {
+	crypto.Encapsulator
+	// Scheme is the scheme the key belongs to.
+	Scheme() Scheme
+}
+
+// DecapsulationKey is a private key of some [Scheme].
+type DecapsulationKey interface {
+	crypto.Decapsulator
+	// Scheme is the scheme the key belongs to.
+	Scheme() Scheme
+	// Bytes encodes the key in a form Scheme.NewDecapsulationKey accepts.
+	// It is secret.
+	Bytes() []byte
+	// EncapsulationKey is the public key that goes with this key.
+	EncapsulationKey() EncapsulationKey
+}
+
+// DeterministicEncapsulator is implemented by the encapsulation keys of
+// schemes that support derandomized encapsulation, for known-answer tests.
+// Use it through [github.com/pqkem/pqkem/kem/kemtest.Encapsulate], never
+// outside tests: reused or predictable randomness breaks the shared key.
+type DeterministicEncapsulator interface {
+	EncapsulationKey
+	// EncapsulateDeterministic encapsulates with random as the
+	// encapsulation's randomness, of Scheme().EncapsulationSeedSize()
+	// bytes (for ML-KEM, FIPS 203's m: ML-KEM.Encaps_internal).
+	EncapsulateDeterministic(random []byte) (sharedKey, ciphertext []byte, err error)
+}
+
+// Specifier is implemented by schemes that can name the document that
+// specifies them, for listings such as `pqkem list`.
+type Specifier interface {
+	// Specification names the document, for example "NIST FIPS 203".
+	Specification() string
+}
+
+var registry struct {
+	sync.RWMutex
+	schemes []Scheme
+	byName  map[string]Scheme // keyed by strings.ToLower(Name())
+}
+
+// Register adds a scheme to the registry. It is meant to be called from an
+// init function. It panics if s is nil, has an empty name, or has the
+// name of a scheme already registered (names are compared without regard
+// to case).
+func Register(s Scheme) {
+	if s == nil {
+		panic("kem: Register of a nil Scheme")
+	}
+	name := s.Name()
+	if name == "" {
+		panic("kem: Register of a Scheme with an empty name")
+	}
+	key := strings.ToLower(name)
+	registry.Lock()
+	defer registry.Unlock()
+	if _, dup := registry.byName[key]; dup {
+		panic("kem: Register called twice for scheme " + name)
+	}
+	if registry.byName == nil {
+		registry.byName = make(map[string]Scheme)
+	}
+	registry.byName[key] = s
+	registry.schemes = append(registry.schemes, s)
+}
+
+// ByName returns the registered scheme with the given name. The lookup
+// ignores case; the scheme's Name method returns the canonical spelling.
+// For an unknown name, the error lists the known ones.
+func ByName(name string) (Scheme, error) {
+	registry.RLock()
+	s, ok := registry.byName[strings.ToLower(name)]
+	registry.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("kem: unknown scheme %q, want one of %s", name, strings.Join(Names(), ", "))
+	}
+	return s, nil
+}
+
+// All returns every registered scheme, in the order they were registered:
+// ML-KEM-512, ML-KEM-768 and ML-KEM-1024 first. The slice is a copy.
+func All() []Scheme {
+	registry.RLock()
+	defer registry.RUnlock()
+	return append([]Scheme(nil), registry.schemes...)
+}
+
+// Names returns the canonical names of every registered scheme, in the
+// order of [All].
+func Names() []string {
+	all := All()
+	names := make([]string, len(all))
+	for i, s := range all {
+		names[i] = s.Name()
+	}
+	return names
+}
