@@ -1,0 +1,48 @@
+// Package keccak is the one home of Keccak in this module: the SHAKE
+// extendable-output functions of FIPS 202 for one state and for four states
+// at once. ML-KEM, the FrodoKEM SHAKE matrix rows and the PAKE samplers all
+// use it, so the assembly is written once.
+//
+// # One state
+//
+// A single SHAKE state is crypto/sha3: the standard library already has an
+// assembly Keccak-f[1600] on amd64, and a second scalar implementation here
+// would only be slower or the same. NewSHAKE128 and NewSHAKE256 return it.
+//
+// # Four states
+//
+// X4 runs four independent SHAKE128 or SHAKE256 instances in lock step. On
+// amd64 with AVX2 (see internal/cpuid) the four states are interleaved lane
+// by lane, 25 x 4 uint64 words, and one AVX2 permutation (generated with avo,
+// see _asm/) advances all four for little more than the cost of one scalar
+// permutation. Everywhere else, under the purego build tag, or when a test
+// calls cpuid.ForceGeneric(true), X4 is four crypto/sha3 states: no second
+// Go Keccak permutation exists in this module.
+//
+// Usage, e.g. for four FrodoKEM rows or four ML-KEM matrix entries:
+//
+//	var x keccak.X4
+//	x.Init128([4][]byte{in0, in1, in2, in3}) // absorb and pad, once
+//	x.SqueezeBlocks(&out)                    // whole blocks of x.Rate() bytes
+//	x.Read(out2)                             // or any length, continuing
+//
+// The four inputs may have any lengths, but the four-way permutation only
+// absorbs inputs of equal length (every real caller's case); with unequal
+// lengths X4 quietly uses the four generic states. Reads must ask for the
+// same number of bytes from the four lanes.
+package keccak
+
+import "crypto/sha3"
+
+// Rates in bytes: SHAKE128 absorbs and squeezes 168 bytes per permutation,
+// SHAKE256 136.
+const (
+	Rate128 = 168
+	Rate256 = 136
+)
+
+// NewSHAKE128 returns a single-state SHAKE128, from crypto/sha3.
+func NewSHAKE128() *sha3.SHAKE { return sha3.NewSHAKE128() }
+
+// NewSHAKE256 returns a single-state SHAKE256, from crypto/sha3.
+func NewSHAKE256() *sha3.SHAKE { return sha3.NewSHAKE256() }

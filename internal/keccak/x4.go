@@ -1,0 +1,166 @@
+package keccak
+
+import (
+	"crypto/sha3"
+	"encoding/binary"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
+)
+
+// dsbyteSHAKE is the SHAKE domain separation "1111" followed by the first
+// bit of the pad10*1 padding (FIPS 202, section 6.2 and B.2).
+const dsbyteSHAKE = 0x1f
+
+// X4 is four SHAKE128 or SHAKE256 instances advanced together. The zero
+// value is not usable: call Init128 or Init256 (or NewSHAKE128x4 /
+// NewSHAKE256x4) first. X4 holds no pointers to its inputs or outputs and
+// can live on the stack.
+type X4 struct {
+	// a is the interleaved state of the four-way permutation:
+	// a[4*i+j] is the 64-bit lane i (x + 5y) of state j.
+	a    [100]uint64
+	rate int // bytes per block
+	// off is how many bytes of the current output block were read (for
+	// the generic states, modulo the rate).
+	off int
+	// asm says whether a is in use (AVX2), or g (generic, or unequal
+	// input lengths).
+	asm bool
+	g   [4]sha3.SHAKE
+}
+
+// NewSHAKE128x4 returns four SHAKE128 instances that absorbed in[0..3].
+func NewSHAKE128x4(in [4][]byte) *X4 {
+	s := new(X4)
+	s.Init128(in)
+	return s
+}
+
+// NewSHAKE256x4 returns four SHAKE256 instances that absorbed in[0..3].
+func NewSHAKE256x4(in [4][]byte) *X4 {
+	s := new(X4)
+	s.Init256(in)
+	return s
+}
+
+// Init128 sets s to four SHAKE128 instances that absorbed in[0..3] (and
+// padded them), ready to be read.
+func (s *X4) Init128(in [4][]byte) { s.init(Rate128, in) }
+
+// Init256 sets s to four SHAKE256 instances that absorbed in[0..3] (and
+// padded them), ready to be read.
+func (s *X4) Init256(in [4][]byte) { s.init(Rate256, in) }
+
+// Rate is the size in bytes of the blocks SqueezeBlocks produces.
+func (s *X4) Rate() int { return s.rate }
+
+func (s *X4) init(rate int, in [4][]byte) {
+	s.rate = rate
+	s.off = 0
+	l := len(in[0])
+	s.asm = haveAsm && cpuid.AVX2() &&
+		len(in[1]) == l && len(in[2]) == l && len(in[3]) == l
+	if !s.asm {
+		for j := range s.g {
+			if rate == Rate128 {
+				s.g[j] = *sha3.NewSHAKE128()
+			} else {
+				s.g[j] = *sha3.NewSHAKE256()
+			}
+			s.g[j].Write(in[j])
+		}
+		return
+	}
+	s.a = [100]uint64{}
+	// Whole blocks.
+	for l >= rate {
+		for j := range 4 {
+			s.xorBlock(j, in[j][:rate])
+			in[j] = in[j][rate:]
+		}
+		keccakF1600x4(&s.a)
+		l -= rate
+	}
+	// The last, partial block and the padding: the SHAKE suffix and the
+	// first padding bit at byte l, the last padding bit at byte rate-1.
+	var last [Rate128]byte
+	for j := range 4 {
+		n := copy(last[:], in[j])
+		last[n] = dsbyteSHAKE
+		clear(last[n+1 : rate])
+		last[rate-1] |= 0x80
+		s.xorBlock(j, last[:rate])
+	}
+	keccakF1600x4(&s.a)
+}
+
+// xorBlock XORs a whole block b into state j.
+func (s *X4) xorBlock(j int, b []byte) {
+	for i := 0; i < len(b)/8; i++ {
+		s.a[4*i+j] ^= binary.LittleEndian.Uint64(b[8*i:])
+	}
+}
+
+// SqueezeBlocks fills out[0..3] with the next output of the four instances.
+// The four slices must have the same length, a multiple of s.Rate(), and
+// the instance must be at a block boundary (only SqueezeBlocks calls, or
+// Read calls of whole blocks, since Init); otherwise it panics.
+func (s *X4) SqueezeBlocks(out *[4][]byte) {
+	l := len(out[0])
+	if l%s.rate != 0 || len(out[1]) != l || len(out[2]) != l || len(out[3]) != l {
+		panic("keccak: SqueezeBlocks needs four outputs of the same length, a multiple of the rate")
+	}
+	if s.off%s.rate != 0 {
+		panic("keccak: SqueezeBlocks after a partial Read")
+	}
+	if !s.asm {
+		for j := range s.g {
+			s.g[j].Read(out[j])
+		}
+		return
+	}
+	for o := 0; o < l; o += s.rate {
+		if s.off == s.rate {
+			keccakF1600x4(&s.a)
+		}
+		for j := range 4 {
+			b := out[j][o : o+s.rate]
+			for i := 0; i < len(b)/8; i++ {
+				binary.LittleEndian.PutUint64(b[8*i:], s.a[4*i+j])
+			}
+		}
+		s.off = s.rate
+	}
+}
+
+// Read fills out[0..3], which must have the same length, with the next
+// output of the four instances. Unlike SqueezeBlocks it takes any length.
+func (s *X4) Read(out [4][]byte) {
+	l := len(out[0])
+	if len(out[1]) != l || len(out[2]) != l || len(out[3]) != l {
+		panic("keccak: Read needs four outputs of the same length")
+	}
+	if !s.asm {
+		for j := range s.g {
+			s.g[j].Read(out[j])
+		}
+		s.off = (s.off + l) % s.rate
+		return
+	}
+	for o := 0; o < l; {
+		if s.off == s.rate {
+			keccakF1600x4(&s.a)
+			s.off = 0
+		}
+		m := min(s.rate-s.off, l-o)
+		for j := range 4 {
+			b := out[j][o : o+m]
+			for p := range b {
+				q := s.off + p
+				b[p] = byte(s.a[4*(q/8)+j] >> (8 * (q % 8)))
+			}
+		}
+		s.off += m
+		o += m
+	}
+}
