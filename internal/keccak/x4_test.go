@@ -147,7 +147,9 @@ func TestSqueezeBlocksPanics(t *testing.T) {
 			name string
 			f    func(*X4)
 		}{
-			{"partial block", func(s *X4) { s.SqueezeBlocks(&[4][]byte{make([]byte, 5), make([]byte, 5), make([]byte, 5), make([]byte, 5)}) }},
+			{"partial block", func(s *X4) {
+				s.SqueezeBlocks(&[4][]byte{make([]byte, 5), make([]byte, 5), make([]byte, 5), make([]byte, 5)})
+			}},
 			{"unequal", func(s *X4) {
 				s.SqueezeBlocks(&[4][]byte{make([]byte, Rate128), make([]byte, Rate128), nil, make([]byte, Rate128)})
 			}},
