@@ -7,10 +7,12 @@
 // handles keys of any scheme (the command, key files, benchmarks) needs no
 // switch on the algorithm.
 //
-// ML-KEM-512, ML-KEM-768 and ML-KEM-1024 are registered by this package.
-// Other packages add their schemes with [Register] from an init function;
-// the kem package imports them, never the reverse, so a scheme is
-// available as soon as its package is linked in.
+// The schemes of this module are registered by package kem itself: a file
+// per family (mlkem.go for ML-KEM-512, ML-KEM-768 and ML-KEM-1024) adapts
+// the scheme's own package, which never imports kem, so there is no import
+// cycle and every scheme is there whenever kem is linked in. Schemes from
+// elsewhere (another module, a test) join with [Register], from an init
+// function.
 //
 // Known-answer tests of any scheme use derandomized encapsulation through
 // package [github.com/pqkem/pqkem/kem/kemtest].
