@@ -12,7 +12,10 @@ const (
 	q = 3329 // the ML-KEM modulus
 )
 
-type fieldElement uint16
+// fieldElement is an alias, not a defined type, so that polynomials
+// ([n]fieldElement) convert to the plain [256]uint16 arrays the assembly
+// routines take without unsafe.
+type fieldElement = uint16
 
 // fieldReduceOnce maps a value in [0, 2q) to [0, q).
 func fieldReduceOnce(a uint16) fieldElement {

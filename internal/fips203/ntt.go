@@ -1,6 +1,12 @@
 package fips203
 
 // The number-theoretic transform of FIPS 203, section 4.3.
+//
+// Each function here is the readable reference (xxxGeneric) and, on amd64
+// with AVX2, dispatches to an assembly twin (asm_amd64.s, generated from
+// _asm/main.go) that returns the very same values. The tests compare them.
+
+//go:generate go run -C _asm . -out ../asm_amd64.s -stubs ../asm_amd64.go -pkg fips203
 
 // nttElement is a polynomial in the NTT domain T_q: 128 degree-one
 // polynomials modulo X^2 - zeta^(2 BitRev7(i) + 1), stored as pairs.
@@ -57,6 +63,14 @@ func fieldPow(x fieldElement, e uint32) fieldElement {
 // after the seven layers they are below 15q < 2^16. One Barrett reduction at
 // the end brings them back to [0, q).
 func ntt(f *ringElement) *nttElement {
+	if useAVX2() {
+		nttAVX2((*[n]uint16)(f))
+		return (*nttElement)(f)
+	}
+	return nttGeneric(f)
+}
+
+func nttGeneric(f *ringElement) *nttElement {
 	k := 1
 	for length := 128; length >= 2; length /= 2 {
 		for start := 0; start < n; start += 2 * length {
@@ -82,6 +96,14 @@ func ntt(f *ringElement) *nttElement {
 // inverseNTT computes NTT^-1(f) in place (FIPS 203, Algorithm 10), with
 // coefficients kept in [0, 2q) between layers.
 func inverseNTT(f *nttElement) *ringElement {
+	if useAVX2() {
+		inverseNTTAVX2((*[n]uint16)(f))
+		return (*ringElement)(f)
+	}
+	return inverseNTTGeneric(f)
+}
+
+func inverseNTTGeneric(f *nttElement) *ringElement {
 	k := 127
 	for length := 2; length <= 128; length *= 2 {
 		for start := 0; start < n; start += 2 * length {
@@ -114,6 +136,14 @@ var nInverseShoup = shoupConstant(nInverse)
 type nttCache [n / 2]fieldElement
 
 func (c *nttCache) compute(b *nttElement) {
+	if useAVX2() {
+		cacheAVX2((*[n / 2]uint16)(c), (*[n]uint16)(b))
+		return
+	}
+	c.computeGeneric(b)
+}
+
+func (c *nttCache) computeGeneric(b *nttElement) {
 	for i := range c {
 		c[i] = fieldMulShoup(b[2*i+1], gammas[i], gammasShoup[i])
 	}
@@ -127,6 +157,14 @@ type nttAccumulator [n]uint32
 // mulAdd adds a * b to acc, with bc = the cache of b: MultiplyNTTs and
 // BaseCaseMultiply (FIPS 203, Algorithms 11 and 12), without the reductions.
 func (acc *nttAccumulator) mulAdd(a, b *nttElement, bc *nttCache) {
+	if useAVX2() {
+		mulAddAVX2((*[n]uint32)(acc), (*[n]uint16)(a), (*[n]uint16)(b), (*[n / 2]uint16)(bc))
+		return
+	}
+	acc.mulAddGeneric(a, b, bc)
+}
+
+func (acc *nttAccumulator) mulAddGeneric(a, b *nttElement, bc *nttCache) {
 	for i := range n / 2 {
 		a0, a1 := uint32(a[2*i]), uint32(a[2*i+1])
 		b0, b1 := uint32(b[2*i]), uint32(b[2*i+1])
@@ -137,6 +175,14 @@ func (acc *nttAccumulator) mulAdd(a, b *nttElement, bc *nttCache) {
 
 // reduce writes acc mod q to f and clears acc.
 func (acc *nttAccumulator) reduce(f *nttElement) {
+	if useAVX2() {
+		reduceAVX2((*[n]uint16)(f), (*[n]uint32)(acc))
+		return
+	}
+	acc.reduceGeneric(f)
+}
+
+func (acc *nttAccumulator) reduceGeneric(f *nttElement) {
 	for i := range f {
 		f[i] = fieldReduce(acc[i])
 		acc[i] = 0
@@ -145,6 +191,14 @@ func (acc *nttAccumulator) reduce(f *nttElement) {
 
 // reduceAdd writes acc + e mod q to f and clears acc.
 func (acc *nttAccumulator) reduceAdd(f *nttElement, e *nttElement) {
+	if useAVX2() {
+		reduceAddAVX2((*[n]uint16)(f), (*[n]uint32)(acc), (*[n]uint16)(e))
+		return
+	}
+	acc.reduceAddGeneric(f, e)
+}
+
+func (acc *nttAccumulator) reduceAddGeneric(f *nttElement, e *nttElement) {
 	for i := range f {
 		f[i] = fieldReduce(acc[i] + uint32(e[i]))
 		acc[i] = 0

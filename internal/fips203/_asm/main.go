@@ -1,0 +1,682 @@
+// Command _asm generates the AVX2 assembly of package fips203 with avo.
+//
+// Run it through go generate in the parent directory (see asm_amd64.go);
+// it writes fips203_amd64.s and the Go declarations in
+// fips203_amd64_stubs.go.
+//
+// # Representation
+//
+// The Go code keeps every coefficient canonical, in [0, q), as a uint16.
+// The assembly works on the same values read as signed 16-bit lanes: every
+// routine takes canonical (or documented lazily reduced, still
+// non-negative) inputs, lets intermediate values wander over signed
+// representatives whose bounds are stated next to each step, and ends with
+// an explicit reduction to [0, q). The arithmetic is exact modulo q, so the
+// results are the very values the Go twins compute; the tests compare them
+// bit for bit.
+//
+// Multiplications by constants use signed Montgomery multiplication with
+// R = 2^16 (Seiler, "Faster AVX2 optimized NTT multiplication for
+// Ring-LWE lattice cryptography", 2018): for a constant w we store
+// wR = w*R mod q (centred) and wRqinv = wR * q^-1 mod 2^16, and
+//
+//	fqmul(b, w) = hi16(b*wR) - hi16(lo16(b*wRqinv) * q)
+//
+// is exactly (b*wR - t*q) / R with t*q = b*wR mod R, so it is congruent to
+// b*w and, for |b| < 2^15 and |wR| <= q/2, lies in (-3q/4, 3q/4). No
+// Montgomery factor survives a multiplication, so the NTT works on the
+// plain values and no domain conversion is needed at entry or exit.
+//
+// # Layout model
+//
+// The generator tracks, for every vector register holding polynomial
+// data, which coefficient sits in each of its 16 lanes. Shuffles update
+// the model, every butterfly checks that its two registers hold pairs
+// (j, j+len) lane by lane and derives its twiddle factors from the model,
+// and every store checks that the register holds the 16 consecutive
+// coefficients it is written to. A layout mistake stops the generator
+// instead of producing wrong code.
+//
+// Registers: R14 (g) and BP are never touched; the routines are leaf
+// functions with no frame. Every routine ends with VZEROUPPER.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Field constants.
+const (
+	q    = 3329
+	n    = 256
+	qinv = 62209 // q^-1 mod 2^16; as a signed lane -3327
+	// barrettV = round(2^26 / q). Barrett reduction of a signed lane x:
+	// x - floor(x*barrettV / 2^26) * q lies in [0, q] for |x| < 2^15.
+	barrettV = 20159
+)
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+
+	genNTT()
+	genInverseNTT()
+	genMulAdd()
+	genReduce(false)
+	genReduce(true)
+	genCache()
+	genPolyEncode()
+
+	emitTables()
+	Generate()
+}
+
+// ---------------------------------------------------------------------------
+// Arithmetic on public constants (generation time only).
+
+func mod(x int) int { return ((x % q) + q) % q }
+
+// centred returns the representative of x mod q in [-(q-1)/2, (q-1)/2].
+func centred(x int) int {
+	x = mod(x)
+	if x > q/2 {
+		x -= q
+	}
+	return x
+}
+
+func pow(x, e int) int {
+	r := 1
+	for ; e > 0; e-- {
+		r = r * x % q
+	}
+	return r
+}
+
+func bitRev7(i int) int {
+	r := 0
+	for b := range 7 {
+		r |= (i >> b & 1) << (6 - b)
+	}
+	return r
+}
+
+// zeta(k) = 17^BitRev7(k) mod q and gamma(i) = 17^(2 BitRev7(i) + 1) mod q,
+// FIPS 203 Appendix A, recomputed here independently of the Go code.
+func zeta(k int) int  { return pow(17, bitRev7(k)) }
+func gamma(i int) int { return pow(17, 2*bitRev7(i)+1) }
+
+// montConst returns (w*R mod q centred, that times q^-1 mod 2^16), the two
+// lanes fqmul needs to multiply by w.
+func montConst(w int) (wr, wrqinv uint16) {
+	r := centred(w * (1 << 16))
+	return uint16(int16(r)), uint16(int16(uint16(r * qinv)))
+}
+
+// fwdZeta is the twiddle factor of Algorithm 9 (NTT) for the butterfly
+// of length len whose lower coefficient is c: the counter k runs from 1,
+// one per block, over the layers len = 128, 64, ..., 2.
+func fwdZeta(length, c int) int { return zeta(n/(2*length) + c/(2*length)) }
+
+// invZeta is the twiddle factor of Algorithm 10 (inverse NTT): k runs down
+// from 127 over the layers len = 2, 4, ..., 128.
+func invZeta(length, c int) int { return zeta(2*(n/(2*length)) - 1 - c/(2*length)) }
+
+// ---------------------------------------------------------------------------
+// Read-only tables.
+//
+// Tables are filled while the code is generated and emitted at the end.
+// "consts" holds 16-bit scalars broadcast with VPBROADCASTW; "vecs" holds
+// 32-byte vectors used as memory operands. Both are deduplicated.
+
+type table struct {
+	name  string
+	words []uint16
+	index map[string]int
+}
+
+var (
+	scalars = &table{name: "fips203Scalars", index: map[string]int{}}
+	vectors = &table{name: "fips203Vectors", index: map[string]int{}}
+)
+
+func (t *table) addr(ws []uint16) Mem {
+	key := fmt.Sprint(ws)
+	off, ok := t.index[key]
+	if !ok {
+		off = 2 * len(t.words)
+		t.words = append(t.words, ws...)
+		t.index[key] = off
+	}
+	return NewDataAddr(NewStaticSymbol(t.name), off)
+}
+
+// scalar returns the address of the 16-bit constant v.
+func scalar(v uint16) Mem { return scalars.addr([]uint16{v}) }
+
+// vector returns the address of the 16-lane constant ws.
+func vector(ws [16]uint16) Mem { return vectors.addr(ws[:]) }
+
+func emitTables() {
+	for _, t := range []*table{scalars, vectors} {
+		GLOBL(t.name, RODATA|NOPTR)
+		// Pad to a multiple of 32 bytes.
+		for len(t.words)%16 != 0 {
+			t.words = append(t.words, 0)
+		}
+		for i, w := range t.words {
+			DATA(2*i, U16(w))
+		}
+	}
+}
+
+// broadcast loads the 16-bit constant v into all lanes of y.
+func broadcast(y VecPhysical, v uint16) { VPBROADCASTW(scalar(v), y) }
+
+// ---------------------------------------------------------------------------
+// The layout model.
+
+// layout[r] lists the coefficient index in each lane of data register r.
+var layout = map[VecPhysical]*[16]int{}
+
+func setLayout(y VecPhysical, first int) {
+	var l [16]int
+	for i := range l {
+		l[i] = first + i
+	}
+	layout[y] = &l
+}
+
+// load reads the 16 coefficients from first on into y.
+func load(y VecPhysical, base GPPhysical, first int) {
+	VMOVDQU(Mem{Base: base, Disp: 2 * first}, y)
+	setLayout(y, first)
+}
+
+// store writes y to the 16 coefficients from first on, after checking
+// that y holds exactly them, in order.
+func store(y VecPhysical, base GPPhysical, first int) {
+	l := layout[y]
+	for i := range l {
+		if l[i] != first+i {
+			panic(fmt.Sprintf("store of %v at %d: layout %v", y, first, *l))
+		}
+	}
+	VMOVDQU(y, Mem{Base: base, Disp: 2 * first})
+	delete(layout, y)
+}
+
+// pairZetas checks that a and b hold butterfly partners (a lane holds c,
+// the same lane of b holds c+length, and c is in the lower half of its
+// block) and returns the fqmul constants of the twiddle factor of each lane.
+func pairZetas(a, b VecPhysical, length int, twiddle func(length, c int) int) (wr, wrq [16]uint16, uniform bool) {
+	la, lb := layout[a], layout[b]
+	if la == nil || lb == nil {
+		panic("butterfly on a register without data")
+	}
+	uniform = true
+	for i := range 16 {
+		c := la[i]
+		if lb[i] != c+length || c%(2*length) >= length {
+			panic(fmt.Sprintf("butterfly len %d: lanes %v / %v", length, *la, *lb))
+		}
+		wr[i], wrq[i] = montConst(twiddle(length, c))
+		if wr[i] != wr[0] {
+			uniform = false
+		}
+	}
+	return wr, wrq, uniform
+}
+
+// Register roles shared by the NTT routines.
+var (
+	yQ  = Y15 // q in every lane
+	yBV = Y14 // barrettV in every lane (forward NTT) or a spare
+	yZ  = Y13 // twiddle wR (broadcast layers)
+	yZQ = Y12 // twiddle wR*qinv (broadcast layers)
+	yT  = Y11 // scratch
+	yH  = Y10 // scratch
+	yS  = Y9  // scratch for shuffles (renamed into the data set)
+)
+
+// lastBroadcast remembers which twiddle yZ/yZQ hold, to skip reloads.
+var lastBroadcast = -1
+
+// twiddles returns operands holding wR and wR*qinv for the butterfly
+// (a, b): broadcast registers if every lane uses the same factor,
+// otherwise a vector from the table.
+func twiddles(a, b VecPhysical, length int, f func(int, int) int) (Op, Op) {
+	wr, wrq, uniform := pairZetas(a, b, length, f)
+	if !uniform {
+		return vector(wr), vector(wrq)
+	}
+	if key := int(wr[0]); key != lastBroadcast {
+		broadcast(yZ, wr[0])
+		broadcast(yZQ, wrq[0])
+		lastBroadcast = key
+	}
+	return yZ, yZQ
+}
+
+// fqmul sets dst = fqmul(src, w) given wr = wR and wrq = wR*qinv lanes.
+// dst may equal src; it clobbers yT. Output in (-3q/4, 3q/4) for
+// |src| < 2^15 (see the package comment).
+func fqmul(dst, src VecPhysical, wr, wrq Op) {
+	VPMULLW(wrq, src, yT) // t = lo16(src * wR*qinv)
+	VPMULHW(wr, src, dst) // h = hi16(src * wR)
+	VPMULHW(yQ, yT, yT)   // hi16(t * q)
+	VPSUBW(yT, dst, dst)  // h - hi16(t*q) = (src*wR - t*q) / 2^16
+}
+
+// ctButterfly is the Cooley-Tukey butterfly of Algorithm 9:
+// (a, b) <- (a + zeta*b, a - zeta*b). |a|, |b| grow by less than 3q/4.
+func ctButterfly(a, b VecPhysical, length int) {
+	wr, wrq := twiddles(a, b, length, fwdZeta)
+	fqmul(yH, b, wr, wrq) // h = zeta*b, |h| < 3q/4
+	VPSUBW(yH, a, b)      // b = a - h
+	VPADDW(yH, a, a)      // a = a + h
+}
+
+// gsButterfly is the Gentleman-Sande butterfly of Algorithm 10:
+// (a, b) <- (a + b, zeta*(b - a)). The new b is in (-3q/4, 3q/4).
+func gsButterfly(a, b VecPhysical, length int) {
+	wr, wrq := twiddles(a, b, length, invZeta)
+	VPSUBW(a, b, yH) // h = b - a
+	VPADDW(b, a, a)  // a = a + b
+	fqmul(b, yH, wr, wrq)
+}
+
+// barrett reduces every lane of x to [0, q]: x - floor(x*barrettV/2^26)*q.
+// Valid for any signed 16-bit lane (TestBarrettAVX2 style bounds: the
+// estimate of floor(x/q) is exact for x >= 0 and at most one too small for
+// x < 0, which gives q only when x is a negative multiple of q).
+func barrett(x, v VecPhysical) {
+	VPMULHW(v, x, yT)      // floor(x*v / 2^16)
+	VPSRAW(U8(10), yT, yT) // floor(x*v / 2^26)
+	VPMULLW(yQ, yT, yT)
+	VPSUBW(yT, x, x)
+}
+
+// condSubQ maps lanes in [0, 2q) to [0, q): x - q, plus q if negative.
+func condSubQ(x VecPhysical) {
+	VPSUBW(yQ, x, x)
+	condAddQ(x)
+}
+
+// condAddQ maps lanes in (-q, q) to [0, q): adds q where the lane is
+// negative (the arithmetic shift makes an all-ones mask there).
+func condAddQ(x VecPhysical) {
+	VPSRAW(U8(15), x, yT)
+	VPAND(yQ, yT, yT)
+	VPADDW(yT, x, x)
+}
+
+// rename swaps the data of two register names in the model after a
+// shuffle wrote its result to the scratch register.
+func rename(a, s *VecPhysical) { *a, *s = *s, *a }
+
+// shuf128 exchanges 128-bit halves: (A, B) <- ([A.lo, B.lo], [A.hi, B.hi]).
+// It is its own inverse.
+func shuf128(a, b, s *VecPhysical) {
+	la, lb := *layout[*a], *layout[*b]
+	VPERM2I128(U8(0x20), *b, *a, *s) // s = [a.lo, b.lo]
+	VPERM2I128(U8(0x31), *b, *a, *b) // b = [a.hi, b.hi]
+	var na, nb [16]int
+	copy(na[0:8], la[0:8])
+	copy(na[8:16], lb[0:8])
+	copy(nb[0:8], la[8:16])
+	copy(nb[8:16], lb[8:16])
+	delete(layout, *a)
+	layout[*s], layout[*b] = &na, &nb
+	rename(a, s)
+}
+
+// shuf64 transposes 64-bit elements within each 128-bit half:
+// A = [a0 a1 | a2 a3], B = [b0 b1 | b2 b3] (qwords) becomes
+// A = [a0 b0 | a2 b2], B = [a1 b1 | a3 b3]. It is its own inverse.
+func shuf64(a, b, s *VecPhysical) {
+	la, lb := *layout[*a], *layout[*b]
+	VPUNPCKLQDQ(*b, *a, *s) // s = [a0 b0 | a2 b2]
+	VPUNPCKHQDQ(*b, *a, *b) // b = [a1 b1 | a3 b3]
+	var na, nb [16]int
+	for h := range 2 { // 128-bit half
+		copy(na[8*h:8*h+4], la[8*h:8*h+4])
+		copy(na[8*h+4:8*h+8], lb[8*h:8*h+4])
+		copy(nb[8*h:8*h+4], la[8*h+4:8*h+8])
+		copy(nb[8*h+4:8*h+8], lb[8*h+4:8*h+8])
+	}
+	delete(layout, *a)
+	layout[*s], layout[*b] = &na, &nb
+	rename(a, s)
+}
+
+// shuf32 transposes 32-bit elements in pairs: A = [a0 a1 a2 a3 ...],
+// B = [b0 b1 b2 b3 ...] (dwords) becomes A = [a0 b0 a2 b2 ...],
+// B = [a1 b1 a3 b3 ...]. It is its own inverse.
+func shuf32(a, b, s *VecPhysical) {
+	la, lb := *layout[*a], *layout[*b]
+	VMOVSLDUP(*b, *s)              // s = [b0 b0 b2 b2 ...]
+	VPBLENDD(U8(0xaa), *s, *a, *s) // s = [a0 b0 a2 b2 ...]
+	VPSRLQ(U8(32), *a, *a)         // a = [a1 0 a3 0 ...]
+	VPBLENDD(U8(0xaa), *b, *a, *b) // b = [a1 b1 a3 b3 ...]
+	var na, nb [16]int
+	for d := 0; d < 8; d += 2 { // dword pairs
+		copy(na[2*d:2*d+2], la[2*d:2*d+2])
+		copy(na[2*d+2:2*d+4], lb[2*d:2*d+2])
+		copy(nb[2*d:2*d+2], la[2*d+2:2*d+4])
+		copy(nb[2*d+2:2*d+4], lb[2*d+2:2*d+4])
+	}
+	delete(layout, *a)
+	layout[*s], layout[*b] = &na, &nb
+	rename(a, s)
+}
+
+// ---------------------------------------------------------------------------
+// NTT (Algorithm 9).
+
+func genNTT() {
+	TEXT("nttAVX2", NOSPLIT, "func(f *[256]uint16)")
+	Doc("nttAVX2 computes NTT(f) in place, as ntt: f in [0, q), result in [0, q).")
+	Pragma("noescape")
+	f := RDI
+	Load(Param("f"), f)
+	lastBroadcast = -1
+	broadcast(yQ, q)
+	broadcast(yBV, barrettV)
+
+	// Bounds: the input is in [0, q); each layer adds less than 3q/4 to
+	// |x| (the fqmul bound), so after seven layers |x| < 6.25q < 2^15
+	// and no lane overflows.
+
+	Comment("Layer len = 128: coefficient i with i+128, in two passes of 64 pairs.")
+	d := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
+	for part := range 2 {
+		for i := range 4 {
+			load(d[i], f, 16*(4*part+i))
+			load(d[i+4], f, 16*(4*part+i)+128)
+		}
+		for i := range 4 {
+			ctButterfly(d[i], d[i+4], 128)
+		}
+		for i := range 4 {
+			store(d[i], f, 16*(4*part+i))
+			store(d[i+4], f, 16*(4*part+i)+128)
+		}
+	}
+
+	// The two halves are now independent: layers len = 64 ... 2 run on
+	// 128 coefficients (8 registers) at a time.
+	for half := range 2 {
+		Commentf("Half %d: layers len = 64, 32, 16 between registers.", half)
+		d := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
+		for i := range 8 {
+			load(d[i], f, 128*half+16*i)
+		}
+		for _, dist := range []int{4, 2, 1} {
+			for i := range 8 {
+				if i&dist == 0 {
+					ctButterfly(d[i], d[i+dist], 16*dist)
+				}
+			}
+		}
+		Commentf("Half %d: layers len = 8, 4, 2 inside register pairs, then reduce to [0, q).", half)
+		s := yS
+		for p := range 4 {
+			a, b := &d[2*p], &d[2*p+1]
+			shuf128(a, b, &s) // pairs (j, j+8)
+			ctButterfly(*a, *b, 8)
+			shuf64(a, b, &s) // pairs (j, j+4)
+			ctButterfly(*a, *b, 4)
+			shuf32(a, b, &s) // pairs (j, j+2)
+			ctButterfly(*a, *b, 2)
+			// Back to coefficient order.
+			shuf32(a, b, &s)
+			shuf64(a, b, &s)
+			shuf128(a, b, &s)
+			for _, r := range []VecPhysical{*a, *b} {
+				barrett(r, yBV) // [0, q]
+				condSubQ(r)     // [0, q)
+			}
+			store(*a, f, 128*half+32*p)
+			store(*b, f, 128*half+32*p+16)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// Inverse NTT (Algorithm 10).
+
+func genInverseNTT() {
+	TEXT("inverseNTTAVX2", NOSPLIT, "func(f *[256]uint16)")
+	Doc("inverseNTTAVX2 computes NTT^-1(f) in place, as inverseNTT: f in [0, 2q), result in [0, q).")
+	Pragma("noescape")
+	f := RDI
+	Load(Param("f"), f)
+	lastBroadcast = -1
+	broadcast(yQ, q)
+	broadcast(yBV, barrettV)
+
+	// Bounds, in multiples of q, for input in [0, 2q): the sum side of a
+	// butterfly at most doubles and the product side is below 3q/4.
+	// len 2: 4q; len 4: 8q, then the sums are Barrett reduced to [0, q];
+	// len 8: 2q; 16: 4q; 32: 8q, sums reduced again; 64: 2q; 128: 4q.
+	// Differences b - a obey the same bounds, all below 2^15 = 9.8q.
+	for half := range 2 {
+		d := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
+		for i := range 8 {
+			load(d[i], f, 128*half+16*i)
+		}
+		Commentf("Half %d: layers len = 2, 4, 8 inside register pairs.", half)
+		s := yS
+		for p := range 4 {
+			a, b := &d[2*p], &d[2*p+1]
+			shuf128(a, b, &s)
+			shuf64(a, b, &s)
+			shuf32(a, b, &s) // pairs (j, j+2)
+			gsButterfly(*a, *b, 2)
+			shuf32(a, b, &s) // pairs (j, j+4)
+			gsButterfly(*a, *b, 4)
+			barrett(*a, yBV) // the sums, below 8q, to [0, q]
+			shuf64(a, b, &s) // pairs (j, j+8)
+			gsButterfly(*a, *b, 8)
+			shuf128(a, b, &s) // coefficient order
+		}
+		Commentf("Half %d: layers len = 16, 32, 64 between registers.", half)
+		for _, dist := range []int{1, 2, 4} {
+			for i := range 8 {
+				if i&dist == 0 {
+					gsButterfly(d[i], d[i+dist], 16*dist)
+				}
+			}
+			if dist == 2 {
+				for i := range 8 {
+					if i&2 == 0 {
+						barrett(d[i], yBV) // the sums, below 8q, to [0, q]
+					}
+				}
+			}
+		}
+		for i := range 8 {
+			store(d[i], f, 128*half+16*i)
+		}
+	}
+
+	Comment("Layer len = 128, then scale by 128^-1 and map to [0, q).")
+	// fqmul by 128^-1 leaves (-3q/4, 3q/4); a conditional add of q ends
+	// in [0, q).
+	scaleR, scaleRQ := montConst(pow(128, q-2))
+	d := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
+	yScale, yScaleQ := Y8, yBV
+	broadcast(yScale, scaleR)
+	broadcast(yScaleQ, scaleRQ)
+	for part := range 2 {
+		for i := range 4 {
+			load(d[i], f, 16*(4*part+i))
+			load(d[i+4], f, 16*(4*part+i)+128)
+		}
+		for i := range 4 {
+			gsButterfly(d[i], d[i+4], 128)
+		}
+		for i := range 8 {
+			fqmul(d[i], d[i], yScale, yScaleQ)
+			condAddQ(d[i])
+		}
+		for i := range 4 {
+			store(d[i], f, 16*(4*part+i))
+			store(d[i+4], f, 16*(4*part+i)+128)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// Base-case multiplication (Algorithms 11 and 12), accumulated exactly.
+
+// swapPairs is the VPSHUFB mask that exchanges the two 16-bit words of
+// every dword.
+var swapPairs = [16]uint16{
+	0x0302, 0x0100, 0x0706, 0x0504, 0x0b0a, 0x0908, 0x0f0e, 0x0d0c,
+	0x0302, 0x0100, 0x0706, 0x0504, 0x0b0a, 0x0908, 0x0f0e, 0x0d0c,
+}
+
+func genMulAdd() {
+	TEXT("mulAddAVX2", NOSPLIT, "func(acc *[256]uint32, a *[256]uint16, b *[256]uint16, bc *[128]uint16)")
+	Doc(
+		"mulAddAVX2 adds a ∘ b to acc exactly as nttAccumulator.mulAdd: for each pair i,",
+		"acc[2i] += a[2i]*b[2i] + a[2i+1]*bc[i] and acc[2i+1] += a[2i]*b[2i+1] + a[2i+1]*b[2i],",
+		"for a, b, bc in [0, q) (every product and pair sum is exact in 32 bits).",
+	)
+	Pragma("noescape")
+	acc, pa, pb, pc := RDI, RSI, RDX, RCX
+	Load(Param("acc"), acc)
+	Load(Param("a"), pa)
+	Load(Param("b"), pb)
+	Load(Param("bc"), pc)
+	yMask := Y15
+	VMOVDQU(vector(swapPairs), yMask)
+	A, B, C, X, Y, E, O, L, H := Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8
+	for i := range 16 {
+		Commentf("Coefficients %d to %d (pairs %d to %d).", 16*i, 16*i+15, 8*i, 8*i+7)
+		VMOVDQU(Mem{Base: pa, Disp: 32 * i}, A)   // (a0, a1) in each dword
+		VMOVDQU(Mem{Base: pb, Disp: 32 * i}, B)   // (b0, b1)
+		VPMOVZXWD(Mem{Base: pc, Disp: 16 * i}, C) // (bc, 0)
+		VPSLLD(U8(16), C, C)                      // (0, bc)
+		VPBLENDW(U8(0xaa), C, B, X)               // (b0, bc)
+		VPSHUFB(yMask, B, Y)                      // (b1, b0)
+		VPMADDWD(X, A, E)                         // a0*b0 + a1*bc: even outputs of pairs 0..7
+		VPMADDWD(Y, A, O)                         // a0*b1 + a1*b0: odd outputs
+		VPUNPCKLDQ(O, E, L)                       // [e0 o0 e1 o1 | e4 o4 e5 o5]
+		VPUNPCKHDQ(O, E, H)                       // [e2 o2 e3 o3 | e6 o6 e7 o7]
+		VPERM2I128(U8(0x20), H, L, E)             // outputs 16i .. 16i+7
+		VPERM2I128(U8(0x31), H, L, O)             // outputs 16i+8 .. 16i+15
+		VPADDD(Mem{Base: acc, Disp: 64 * i}, E, E)
+		VPADDD(Mem{Base: acc, Disp: 64*i + 32}, O, O)
+		VMOVDQU(E, Mem{Base: acc, Disp: 64 * i})
+		VMOVDQU(O, Mem{Base: acc, Disp: 64*i + 32})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// genReduce generates reduceAVX2 (f = acc mod q) or reduceAddAVX2
+// (f = acc + e mod q); both clear acc.
+func genReduce(add bool) {
+	if add {
+		TEXT("reduceAddAVX2", NOSPLIT, "func(f *[256]uint16, acc *[256]uint32, e *[256]uint16)")
+		Doc("reduceAddAVX2 sets f = acc + e mod q in [0, q) and clears acc, as nttAccumulator.reduceAdd,",
+			"for acc < 2^30 and e in [0, q).")
+	} else {
+		TEXT("reduceAVX2", NOSPLIT, "func(f *[256]uint16, acc *[256]uint32)")
+		Doc("reduceAVX2 sets f = acc mod q in [0, q) and clears acc, as nttAccumulator.reduce,",
+			"for acc < 2^30.")
+	}
+	Pragma("noescape")
+	pf, acc, pe := RDI, RSI, RDX
+	Load(Param("f"), pf)
+	Load(Param("acc"), acc)
+	if add {
+		Load(Param("e"), pe)
+	}
+	broadcast(yQ, q)
+	yQinv, yLow, yZero, yC, yCQ := Y14, Y13, Y12, Y10, Y9
+	broadcast(yQinv, qinv)
+	VPCMPEQD(yLow, yLow, yLow)
+	VPSRLD(U8(16), yLow, yLow) // 0x0000ffff in every dword
+	VPXOR(yZero, yZero, yZero)
+	// fqmul by R (its Montgomery constant is R^2 mod q) turns x*R^-1 into x.
+	cr, crq := montConst(1 << 16)
+	broadcast(yC, cr)
+	broadcast(yCQ, crq)
+	X0, X1, L0, L1 := Y0, Y1, Y2, Y3
+	for i := range 16 {
+		Commentf("Coefficients %d to %d.", 16*i, 16*i+15)
+		VMOVDQU(Mem{Base: acc, Disp: 64 * i}, X0)
+		VMOVDQU(Mem{Base: acc, Disp: 64*i + 32}, X1)
+		if add {
+			VPMOVZXWD(Mem{Base: pe, Disp: 32 * i}, L0)
+			VPMOVZXWD(Mem{Base: pe, Disp: 32*i + 16}, L1)
+			VPADDD(L0, X0, X0)
+			VPADDD(L1, X1, X1)
+		}
+		VMOVDQU(yZero, Mem{Base: acc, Disp: 64 * i})
+		VMOVDQU(yZero, Mem{Base: acc, Disp: 64*i + 32})
+		// Split x = hi*2^16 + lo and pack the halves to words; the
+		// packing interleaves 64-bit groups, which VPERMQ undoes below.
+		VPAND(yLow, X0, L0)
+		VPAND(yLow, X1, L1)
+		VPSRLD(U8(16), X0, X0)
+		VPSRLD(U8(16), X1, X1)
+		VPACKUSDW(L1, L0, L0) // lo words, exact (< 2^16)
+		VPACKUSDW(X1, X0, X0) // hi words, exact (< 2^14)
+		// Montgomery reduction: t = lo*qinv mod 2^16 makes x - t*q
+		// divisible by 2^16, and r = hi - hi16(t*q) = (x - t*q) / 2^16
+		// is congruent to x*R^-1, in (-q/2 - 1, 2^14 + q/2).
+		VPMULLW(yQinv, L0, L0)
+		VPMULHW(yQ, L0, L0)
+		VPSUBW(L0, X0, X0)
+		fqmul(X0, X0, yC, yCQ) // x mod q, in (-3q/4, 3q/4)
+		condAddQ(X0)
+		VPERMQ(U8(0xd8), X0, X0) // undo the pack interleave
+		VMOVDQU(X0, Mem{Base: pf, Disp: 32 * i})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// genCache generates cacheAVX2: c[i] = b[2i+1] * gamma_i mod q.
+func genCache() {
+	TEXT("cacheAVX2", NOSPLIT, "func(c *[128]uint16, b *[256]uint16)")
+	Doc("cacheAVX2 sets c[i] = b[2i+1] * gamma_i mod q in [0, q), as nttCache.compute, for b in [0, 2^15).")
+	Pragma("noescape")
+	pc, pb := RDI, RSI
+	Load(Param("c"), pc)
+	Load(Param("b"), pb)
+	broadcast(yQ, q)
+	X0, X1 := Y0, Y1
+	for i := range 8 {
+		Commentf("Pairs %d to %d.", 16*i, 16*i+15)
+		VMOVDQU(Mem{Base: pb, Disp: 64 * i}, X0)
+		VMOVDQU(Mem{Base: pb, Disp: 64*i + 32}, X1)
+		VPSRLD(U8(16), X0, X0) // odd coefficients, zero-extended
+		VPSRLD(U8(16), X1, X1)
+		VPACKUSDW(X1, X0, X0)    // [pairs 0-3, 8-11 | 4-7, 12-15] of this block
+		VPERMQ(U8(0xd8), X0, X0) // pairs in order
+		var wr, wrq [16]uint16
+		for j := range 16 {
+			wr[j], wrq[j] = montConst(gamma(16*i + j))
+		}
+		fqmul(X0, X0, vector(wr), vector(wrq))
+		condAddQ(X0)
+		VMOVDQU(X0, Mem{Base: pc, Disp: 32 * i})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+func genPolyEncode() {}

@@ -1,0 +1,141 @@
+package fips203
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
+)
+
+// Whole operations through the AVX2 path and through the generic path
+// (cpuid.ForceGeneric) must give the same bytes. These tests flip a
+// process-wide switch, so they must not run in parallel with each other.
+
+// opsTranscript runs KeyGen, Encaps (to a fresh parse of the key) and
+// Decaps of a valid and of a corrupted ciphertext for one seed, and
+// returns everything they produced.
+func opsTranscript(t *testing.T, p *Params, seed *[96]byte) []byte {
+	t.Helper()
+	var out []byte
+	var dk DecapsulationKey
+	KeyGenInternal(&dk, p, (*[32]byte)(seed[:32]), (*[32]byte)(seed[32:64]))
+	ekBytes := dk.EncapsulationKey().Bytes(nil)
+	out = append(out, ekBytes...)
+	dkBytes := dk.ExpandedBytes(nil)
+	out = append(out, dkBytes...)
+
+	var ek EncapsulationKey
+	if err := NewEncapsulationKey(&ek, p, ekBytes); err != nil {
+		t.Fatal(err)
+	}
+	var K [SharedKeySize]byte
+	c := ek.EncapsulateInternal(&K, nil, (*[MessageSize]byte)(seed[64:96]))
+	out = append(out, c...)
+	out = append(out, K[:]...)
+
+	var dk2 DecapsulationKey
+	if err := NewDecapsulationKeyExpanded(&dk2, p, dkBytes); err != nil {
+		t.Fatal(err)
+	}
+	var K2 [SharedKeySize]byte
+	if err := dk2.Decapsulate(&K2, c); err != nil {
+		t.Fatal(err)
+	}
+	if K2 != K {
+		t.Fatalf("%s: decapsulated key differs", p.name)
+	}
+	c[(int(seed[0])<<8|int(seed[1]))%len(c)] ^= 1 << (seed[2] % 8)
+	if err := dk.Decapsulate(&K2, c); err != nil {
+		t.Fatal(err)
+	}
+	return append(out, K2[:]...)
+}
+
+func TestOpsAsmVsGeneric(t *testing.T) {
+	if !cpuid.HasAVX2() {
+		t.Skip("no AVX2 assembly in this build")
+	}
+	iterations := 300
+	if testing.Short() {
+		iterations = 30
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, p := range []*Params{MLKEM512, MLKEM768, MLKEM1024} {
+		for range iterations {
+			var seed [96]byte
+			for i := range seed {
+				seed[i] = byte(r.Uint32())
+			}
+			restore := cpuid.ForceGeneric(true)
+			generic := opsTranscript(t, p, &seed)
+			restore()
+			if !useAVX2() {
+				t.Fatal("assembly path not restored")
+			}
+			asm := opsTranscript(t, p, &seed)
+			if !bytes.Equal(asm, generic) {
+				t.Fatalf("%s: AVX2 and generic transcripts differ for seed %x", p.name, seed)
+			}
+		}
+	}
+}
+
+// Fuzz targets: each assembly routine against its Go twin. The inputs are
+// reduced into each routine's documented domain.
+
+func ringFromBytes(data []byte, bound int) ringElement {
+	var f ringElement
+	for i := range f {
+		var v uint16
+		if 2*i+1 < len(data) {
+			v = uint16(data[2*i]) | uint16(data[2*i+1])<<8
+		}
+		f[i] = fieldElement(int(v) % bound)
+	}
+	return f
+}
+
+func FuzzNTTAsm(f *testing.F) {
+	f.Add(make([]byte, 512))
+	f.Add(bytes.Repeat([]byte{0xff}, 512))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		requireAVX2(t)
+		checkNTT(t, ringFromBytes(data, q))
+	})
+}
+
+func FuzzInverseNTTAsm(f *testing.F) {
+	f.Add(make([]byte, 512), false)
+	f.Add(bytes.Repeat([]byte{0xff}, 512), true)
+	f.Fuzz(func(t *testing.T, data []byte, lazy bool) {
+		requireAVX2(t)
+		bound := q
+		if lazy {
+			bound = 2 * q
+		}
+		checkInverseNTT(t, ringFromBytes(data, bound))
+	})
+}
+
+func FuzzBaseMulAsm(f *testing.F) {
+	f.Add(make([]byte, 1024+512), uint32(0))
+	f.Add(bytes.Repeat([]byte{0xff}, 1024+512), uint32(1<<28))
+	f.Fuzz(func(t *testing.T, data []byte, accBase uint32) {
+		requireAVX2(t)
+		data = append(data, make([]byte, 1536)...)
+		a := nttElement(ringFromBytes(data, q))
+		b := nttElement(ringFromBytes(data[512:], q))
+		e := nttElement(ringFromBytes(data[1024:], q))
+		checkCache(t, b)
+		var bc nttCache
+		bc.computeGeneric(&b)
+		var acc nttAccumulator
+		for i := range acc {
+			acc[i] = (accBase>>2 + uint32(i)*uint32(e[i])) % (1 << 28)
+		}
+		checkMulAdd(t, acc, a, b, bc)
+		checkReduce(t, acc, nil)
+		checkReduce(t, acc, &e)
+	})
+}

@@ -1,0 +1,17 @@
+//go:build !amd64 || purego
+
+package fips203
+
+// Without assembly, only the generic Go code runs. The AVX2 names exist so
+// that the dispatching code compiles everywhere; they are never called.
+
+func useAVX2() bool { return false }
+
+func nttAVX2(f *[256]uint16)                                                       { panic(errNoAsm) }
+func inverseNTTAVX2(f *[256]uint16)                                                { panic(errNoAsm) }
+func mulAddAVX2(acc *[256]uint32, a *[256]uint16, b *[256]uint16, bc *[128]uint16) { panic(errNoAsm) }
+func reduceAVX2(f *[256]uint16, acc *[256]uint32)                                  { panic(errNoAsm) }
+func reduceAddAVX2(f *[256]uint16, acc *[256]uint32, e *[256]uint16)               { panic(errNoAsm) }
+func cacheAVX2(c *[128]uint16, b *[256]uint16)                                     { panic(errNoAsm) }
+
+const errNoAsm = "fips203: assembly called without assembly support"
