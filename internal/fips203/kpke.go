@@ -1,6 +1,10 @@
 package fips203
 
-import "crypto/sha3"
+import (
+	"crypto/sha3"
+
+	"github.com/pqkem/pqkem/internal/keccak"
+)
 
 // K-PKE, the component public-key encryption scheme of FIPS 203, section 5.
 
@@ -20,17 +24,14 @@ type decryptionKey struct {
 	sCache [maxK]nttCache
 }
 
-// expandMatrix fills ex.a from ex.rho: lines 3 to 7 of Algorithms 13 and 14.
+// expandMatrix fills ex.a from ex.rho: lines 3 to 7 of Algorithms 13 and 14,
+// with the parameter set's matrix sampler.
 func expandMatrix(p *Params, ex *encryptionKey) {
-	for i := range p.k {
-		for j := range p.k {
-			p.sampleNTT(&ex.a[i*p.k+j], &ex.rho, byte(i), byte(j))
-		}
-	}
+	p.sampleMatrix(&ex.a, &ex.rho, p.k)
 }
 
-// prf is PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203, equation 4.3),
-// followed by SamplePolyCBD_eta.
+// samplePRF is PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203, equation
+// 4.3), followed by SamplePolyCBD_eta: one noise polynomial.
 func samplePRF(f *ringElement, s *[32]byte, b byte, eta int) {
 	var in [33]byte
 	copy(in[:], s[:])
@@ -40,6 +41,47 @@ func samplePRF(f *ringElement, s *[32]byte, b byte, eta int) {
 	h.Write(in[:])
 	h.Read(buf[:64*eta])
 	samplePolyCBD(f, buf[:], eta)
+}
+
+// samplePRFs sets f[i] = SamplePolyCBD_eta[i](PRF_eta[i](s, i)) for every i:
+// the noise polynomials of K-PKE, whose counter N runs 0, 1, 2, ... over
+// them in order. With the four-way AVX2 Keccak it computes four PRFs at a
+// time (a batch of two or three leaves the other lanes unused, still
+// cheaper than two single states); otherwise, and for a last single
+// polynomial, one crypto/sha3 state each. f and eta have the same length,
+// at most 2k+1.
+func samplePRFs(s *[32]byte, f []*ringElement, eta []int) {
+	i := 0
+	if keccak.Accelerated() {
+		for ; len(f)-i >= 2; i += 4 {
+			var in [4][33]byte
+			for l := range in {
+				copy(in[l][:], s[:])
+				in[l][32] = byte(i + l)
+			}
+			var h keccak.X4
+			h.Init256([4][]byte{in[0][:], in[1][:], in[2][:], in[3][:]})
+			// SamplePolyCBD reads 64 eta bytes; read the most any
+			// polynomial of the batch needs from every lane.
+			m := 0
+			for l := i; l < min(i+4, len(f)); l++ {
+				m = max(m, 64*eta[l])
+			}
+			var buf [4][64 * 3]byte
+			h.Read([4][]byte{buf[0][:m], buf[1][:m], buf[2][:m], buf[3][:m]})
+			for l := range 4 {
+				if i+l < len(f) {
+					samplePolyCBD(f[i+l], buf[l][:], eta[i+l])
+				}
+			}
+		}
+		if i >= len(f) {
+			return
+		}
+	}
+	for ; i < len(f); i++ {
+		samplePRF(f[i], s, byte(i), eta[i])
+	}
 }
 
 // pkeKeyGen implements K-PKE.KeyGen (FIPS 203, Algorithm 13) from the seed d,
@@ -56,20 +98,26 @@ func pkeKeyGen(p *Params, ex *encryptionKey, dx *decryptionKey, d *[32]byte) {
 
 	expandMatrix(p, ex)
 
-	var N byte
+	// Lines 8 to 15: ŝ[i] = SamplePolyCBD_eta1(PRF_eta1(sigma, N)) for
+	// N = 0 .. k-1 and ê[i] for N = k .. 2k-1, sampled together, then ŝ =
+	// NTT(s).
+	var e [maxK]ringElement
+	var noise [2 * maxK]*ringElement
+	var etas [2 * maxK]int
 	for i := range k {
-		f := (*ringElement)(&dx.s[i])
-		samplePRF(f, &sigma, N, p.eta1)
-		N++
-		ntt(f)
+		noise[i] = (*ringElement)(&dx.s[i])
+		noise[k+i] = &e[i]
+		etas[i], etas[k+i] = p.eta1, p.eta1
+	}
+	samplePRFs(&sigma, noise[:2*k], etas[:2*k])
+	for i := range k {
+		ntt((*ringElement)(&dx.s[i]))
 		dx.sCache[i].compute(&dx.s[i])
 	}
+	// Lines 16 to 18: t̂ = Â ∘ ŝ + ê.
 	var acc nttAccumulator
 	for i := range k {
-		var e ringElement
-		samplePRF(&e, &sigma, N, p.eta1)
-		N++
-		eHat := ntt(&e)
+		eHat := ntt(&e[i])
 		// t̂[i] = sum_j Â[i][j] ∘ ŝ[j] + ê[i], and Â[i][j] = a[j*k+i].
 		for j := range k {
 			acc.mulAdd(&ex.a[j*k+i], &dx.s[j], &dx.sCache[j])
@@ -82,24 +130,32 @@ func pkeKeyGen(p *Params, ex *encryptionKey, dx *decryptionKey, d *[32]byte) {
 // parsed key ex, appending the ciphertext to c.
 func pkeEncrypt(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, rnd *[32]byte) []byte {
 	k := p.k
-	var N byte
+	// Lines 9 to 19: r[i] from PRF_eta1(r, N) for N = 0 .. k-1, e1[i] from
+	// PRF_eta2(r, N) for N = k .. 2k-1 and e2 from PRF_eta2(r, 2k), sampled
+	// together; then r̂ = NTT(r).
 	var r [maxK]nttElement
+	var e1 [maxK]ringElement
+	var e2 ringElement
+	var noise [2*maxK + 1]*ringElement
+	var etas [2*maxK + 1]int
+	for i := range k {
+		noise[i] = (*ringElement)(&r[i])
+		noise[k+i] = &e1[i]
+		etas[i], etas[k+i] = p.eta1, eta2
+	}
+	noise[2*k], etas[2*k] = &e2, eta2
+	samplePRFs(rnd, noise[:2*k+1], etas[:2*k+1])
 	var rCache [maxK]nttCache
 	for i := range k {
-		f := (*ringElement)(&r[i])
-		samplePRF(f, rnd, N, p.eta1)
-		N++
-		ntt(f)
+		ntt((*ringElement)(&r[i]))
 		rCache[i].compute(&r[i])
 	}
 
 	var acc nttAccumulator
 	var u ringElement
 	for i := range k {
-		var e1 ringElement
-		samplePRF(&e1, rnd, N, eta2)
-		N++
-		// u[i] = NTT^-1(sum_j Â^T[i][j] ∘ r̂[j]) + e1[i]
+		// Lines 20 and 22: u[i] = NTT^-1(sum_j Â^T[i][j] ∘ r̂[j]) + e1[i],
+		// compressed and encoded.
 		var t nttElement
 		for j := range k {
 			acc.mulAdd(&ex.a[i*k+j], &r[j], &rCache[j])
@@ -107,13 +163,11 @@ func pkeEncrypt(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, rn
 		acc.reduce(&t)
 		uu := inverseNTT(&t)
 		for x := range u {
-			u[x] = fieldAdd(uu[x], e1[x])
+			u[x] = fieldAdd(uu[x], e1[i][x])
 		}
 		c = ringCompressAndEncode(c, &u, p.du)
 	}
 
-	var e2 ringElement
-	samplePRF(&e2, rnd, N, eta2)
 	var mu ringElement
 	ringDecodeAndDecompress(&mu, m[:], 1)
 

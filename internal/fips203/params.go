@@ -12,9 +12,11 @@ type Params struct {
 	k      int
 	eta1   int
 	du, dv uint8
-	// sampleNTT expands Â. The ML-KEM parameter sets use FIPS 203
-	// SampleNTT; the PAKE protocols plug in constant-time variants.
-	sampleNTT sampleNTTFunc
+	// sampleMatrix expands Â. The ML-KEM parameter sets use FIPS 203
+	// SampleNTT (sampleMatrixFIPS, four entries at a time); the PAKE
+	// protocols plug in constant-time variants, per entry with
+	// sampleMatrixWith or batched.
+	sampleMatrix sampleMatrixFunc
 }
 
 const (
@@ -31,9 +33,9 @@ const (
 )
 
 var (
-	MLKEM512  = &Params{name: "ML-KEM-512", k: 2, eta1: 3, du: 10, dv: 4, sampleNTT: sampleNTT}
-	MLKEM768  = &Params{name: "ML-KEM-768", k: 3, eta1: 2, du: 10, dv: 4, sampleNTT: sampleNTT}
-	MLKEM1024 = &Params{name: "ML-KEM-1024", k: 4, eta1: 2, du: 11, dv: 5, sampleNTT: sampleNTT}
+	MLKEM512  = &Params{name: "ML-KEM-512", k: 2, eta1: 3, du: 10, dv: 4, sampleMatrix: sampleMatrixFIPS}
+	MLKEM768  = &Params{name: "ML-KEM-768", k: 3, eta1: 2, du: 10, dv: 4, sampleMatrix: sampleMatrixFIPS}
+	MLKEM1024 = &Params{name: "ML-KEM-1024", k: 4, eta1: 2, du: 11, dv: 5, sampleMatrix: sampleMatrixFIPS}
 )
 
 // Name is the parameter set's name as FIPS 203 writes it.

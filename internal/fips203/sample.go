@@ -1,11 +1,55 @@
 package fips203
 
-import "crypto/sha3"
+import (
+	"crypto/sha3"
+	"encoding/binary"
+
+	"github.com/pqkem/pqkem/internal/keccak"
+)
+
+// sampleMatrixFunc expands Â from rho: it fills a[i*k+j] = Â[j][i] =
+// SampleNTT(rho || i || j) for i, j < k (lines 3 to 7 of Algorithms 13 and
+// 14; a holds Â transposed, see encryptionKey). It gets the whole matrix so
+// that an implementation can batch entries, as sampleMatrixFIPS does with
+// the four-way SHAKE128.
+type sampleMatrixFunc func(a *[maxK * maxK]nttElement, rho *[32]byte, k int)
 
 // sampleNTTFunc fills a with the NTT element that the matrix entry (i, j) of
 // Â is derived from: FIPS 203 SampleNTT(rho || j || i), or a variant that
 // produces the same values in constant time (the PAKE samplers).
 type sampleNTTFunc func(a *nttElement, rho *[32]byte, j, i byte)
+
+// sampleMatrixWith returns a sampleMatrixFunc that samples the entries one at
+// a time with f: the seam for samplers that have no batched form.
+func sampleMatrixWith(f sampleNTTFunc) sampleMatrixFunc {
+	return func(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
+		for i := range k {
+			for j := range k {
+				f(&a[i*k+j], rho, byte(i), byte(j))
+			}
+		}
+	}
+}
+
+// sampleMatrixFIPS expands Â with FIPS 203 SampleNTT. With the four-way AVX2
+// Keccak it samples four entries at a time (k = 2: 4, k = 3: 4 + 4 + 1, k =
+// 4: 4 x 4), the last odd entry with one crypto/sha3 state; otherwise entry
+// by entry. Either way every entry equals SampleNTT(rho || i || j).
+func sampleMatrixFIPS(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
+	e := 0
+	if keccak.Accelerated() {
+		for ; e+4 <= k*k; e += 4 {
+			var idx [4][2]byte
+			for l := range idx {
+				idx[l] = [2]byte{byte((e + l) / k), byte((e + l) % k)}
+			}
+			sampleNTTx4(&[4]*nttElement{&a[e], &a[e+1], &a[e+2], &a[e+3]}, rho, &idx)
+		}
+	}
+	for ; e < k*k; e++ {
+		sampleNTT(&a[e], rho, byte(e/k), byte(e%k))
+	}
+}
 
 // sampleNTT implements SampleNTT (FIPS 203, Algorithm 7): rejection sampling
 // of uniform coefficients from SHAKE128(rho || j || i).
@@ -21,29 +65,91 @@ func sampleNTT(a *nttElement, rho *[32]byte, j, i byte) {
 	h := sha3.NewSHAKE128()
 	h.Write(seed[:])
 
-	var buf [168]byte // one SHAKE128 block: a multiple of 3 bytes
-	k := 0
-	for {
-		h.Read(buf[:])
-		for b := buf[:]; len(b) >= 3; b = b[3:] {
-			d1 := uint16(b[0]) | uint16(b[1]&0x0f)<<8
-			d2 := uint16(b[1])>>4 | uint16(b[2])<<4
-			if d1 < q {
-				a[k] = fieldElement(d1)
-				k++
+	var buf [3 * keccak.Rate128]byte // a multiple of 3 bytes
+	h.Read(buf[:])
+	k := rejectionSample(a, 0, buf[:])
+	for k < n {
+		h.Read(buf[:keccak.Rate128])
+		k = rejectionSample(a, k, buf[:keccak.Rate128])
+	}
+}
+
+// sampleNTTx4 is SampleNTT for four matrix entries at once: a[l] =
+// SampleNTT(rho || idx[l][0] || idx[l][1]), from four SHAKE128 instances run
+// in lock step. Three blocks give 336 candidates, of which 256 are accepted
+// in more than 99% of cases; while any entry is short, all four instances
+// are squeezed one more block and only the short entries read it. There is
+// no limit on the number of blocks. Like sampleNTT it is variable time, on
+// public data only.
+func sampleNTTx4(a *[4]*nttElement, rho *[32]byte, idx *[4][2]byte) {
+	var seeds [4][34]byte
+	for l := range seeds {
+		copy(seeds[l][:], rho[:])
+		seeds[l][32], seeds[l][33] = idx[l][0], idx[l][1]
+	}
+	var h keccak.X4
+	h.Init128([4][]byte{seeds[0][:], seeds[1][:], seeds[2][:], seeds[3][:]})
+
+	var buf [4][3 * keccak.Rate128]byte
+	out := [4][]byte{buf[0][:], buf[1][:], buf[2][:], buf[3][:]}
+	h.SqueezeBlocks(&out)
+	var k [4]int
+	done := true
+	for l := range a {
+		k[l] = rejectionSample(a[l], 0, buf[l][:])
+		done = done && k[l] == n
+	}
+	for !done {
+		for l := range out {
+			out[l] = buf[l][:keccak.Rate128]
+		}
+		h.SqueezeBlocks(&out)
+		done = true
+		for l := range a {
+			if k[l] < n {
+				k[l] = rejectionSample(a[l], k[l], out[l])
 			}
-			if k == n {
-				return
-			}
-			if d2 < q {
-				a[k] = fieldElement(d2)
-				k++
-			}
-			if k == n {
-				return
-			}
+			done = done && k[l] == n
 		}
 	}
+}
+
+// rejectionSample is the loop body of SampleNTT (Algorithm 7, lines 5 to
+// 14): it parses b, a multiple of 3 bytes, into 12-bit candidates d1, d2,
+// stores those below q in a[k], a[k+1], ... until a is full, and returns the
+// new count. It runs on public data only (rho), so its timing may and does
+// depend on the candidates.
+func rejectionSample(a *nttElement, k int, b []byte) int {
+	// Fast path: four candidates from six bytes, read as one 64-bit word,
+	// stored without a branch: each candidate is written to a[k] and k
+	// advances only if it was accepted, so a rejected one is overwritten by
+	// the next. With k <= n-4 at the start of a group every write is in
+	// bounds, and a slot below the final k always ends up holding the last,
+	// accepted candidate written to it.
+	for len(b) >= 8 && k <= n-4 {
+		x := binary.LittleEndian.Uint64(b)
+		for range 4 {
+			d := x & 0xfff
+			a[k&(n-1)] = fieldElement(d)
+			k += int((d - q) >> 63) // 1 if d < q
+			x >>= 12
+		}
+		b = b[6:]
+	}
+	// The tail, candidate by candidate, as Algorithm 7 writes it.
+	for ; len(b) >= 3 && k < n; b = b[3:] {
+		d1 := uint16(b[0]) | uint16(b[1]&0x0f)<<8
+		d2 := uint16(b[1])>>4 | uint16(b[2])<<4
+		if d1 < q {
+			a[k] = fieldElement(d1)
+			k++
+		}
+		if d2 < q && k < n {
+			a[k] = fieldElement(d2)
+			k++
+		}
+	}
+	return k
 }
 
 // samplePolyCBD implements SamplePolyCBD_eta (FIPS 203, Algorithm 8) for

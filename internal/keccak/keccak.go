@@ -32,7 +32,11 @@
 // same number of bytes from the four lanes.
 package keccak
 
-import "crypto/sha3"
+import (
+	"crypto/sha3"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
+)
 
 // Rates in bytes: SHAKE128 absorbs and squeezes 168 bytes per permutation,
 // SHAKE256 136.
@@ -46,3 +50,9 @@ func NewSHAKE128() *sha3.SHAKE { return sha3.NewSHAKE128() }
 
 // NewSHAKE256 returns a single-state SHAKE256, from crypto/sha3.
 func NewSHAKE256() *sha3.SHAKE { return sha3.NewSHAKE256() }
+
+// Accelerated reports whether X4 runs the four-way AVX2 permutation (and so
+// costs about one single-state permutation per block for four), rather than
+// four crypto/sha3 states. Callers with fewer than four useful lanes can use
+// it to pick single states instead.
+func Accelerated() bool { return haveAsm && cpuid.AVX2() }

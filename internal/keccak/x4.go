@@ -3,8 +3,6 @@ package keccak
 import (
 	"crypto/sha3"
 	"encoding/binary"
-
-	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
 // dsbyteSHAKE is the SHAKE domain separation "1111" followed by the first
@@ -58,7 +56,7 @@ func (s *X4) init(rate int, in [4][]byte) {
 	s.rate = rate
 	s.off = 0
 	l := len(in[0])
-	s.asm = haveAsm && cpuid.AVX2() &&
+	s.asm = Accelerated() &&
 		len(in[1]) == l && len(in[2]) == l && len(in[3]) == l
 	if !s.asm {
 		for j := range s.g {
