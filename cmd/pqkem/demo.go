@@ -143,13 +143,14 @@ func fingerprint(secret []byte) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// formatDuration rounds d to three significant digits or so, for a table.
+// formatDuration prints d with a fixed number of decimals in its unit,
+// so that the times in a column line up.
 func formatDuration(d time.Duration) string {
 	switch {
 	case d >= time.Second:
-		return d.Round(time.Millisecond).String()
+		return fmt.Sprintf("%.2fs", d.Seconds())
 	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond).String()
+		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
 	}
-	return d.Round(100 * time.Nanosecond).String()
+	return fmt.Sprintf("%.1fµs", float64(d)/float64(time.Microsecond))
 }

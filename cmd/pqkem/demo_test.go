@@ -6,13 +6,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pqkem/pqkem/kem"
 )
 
 var (
 	fingerprintLine = regexp.MustCompile(`(?m)^  (Alice|Bob)'s shared key: +fingerprint ([0-9a-f]{16})$`)
-	stepLine        = regexp.MustCompile(`(?m)^  (Alice|Bob) .* ([0-9.]+(ns|µs|ms|s))$`)
+	stepLine        = regexp.MustCompile(`(?m)^  (Alice|Bob) .* ([0-9.]+(µs|ms|s))$`)
 	longHex         = regexp.MustCompile(`[0-9a-f]{32,}`)
 )
 
@@ -147,6 +148,21 @@ func TestDemoFailures(t *testing.T) {
 		want := fmt.Sprintf("pqkem demo: key exchange failed with 1 of 3 scheme(s): [%s]\n", tc.scheme.name)
 		if stderr != want {
 			t.Errorf("%s: stderr %q, want %q", tc.scheme.name, stderr, want)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		45 * time.Microsecond:     "45.0µs",
+		1234 * time.Nanosecond:    "1.2µs",
+		1340 * time.Microsecond:   "1.34ms",
+		2500 * time.Millisecond:   "2.50s",
+		999_949 * time.Nanosecond: "999.9µs",
+		time.Millisecond:          "1.00ms",
+	} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
