@@ -37,3 +37,64 @@ func reduceAddAVX2(f *[256]uint16, acc *[256]uint32, e *[256]uint16)
 //
 //go:noescape
 func cacheAVX2(c *[128]uint16, b *[256]uint16)
+
+// compressEncode1AVX2 writes ByteEncode_1(Compress_1(f)) to b, as ringCompressAndEncode, for f in [0, q).
+//
+//go:noescape
+func compressEncode1AVX2(b *[32]byte, f *[256]uint16)
+
+// compressEncode4AVX2 writes ByteEncode_4(Compress_4(f)) to b, as ringCompressAndEncode, for f in [0, q).
+//
+//go:noescape
+func compressEncode4AVX2(b *[128]byte, f *[256]uint16)
+
+// compressEncode5AVX2 writes ByteEncode_5(Compress_5(f)) to b, as ringCompressAndEncode, for f in [0, q).
+//
+//go:noescape
+func compressEncode5AVX2(b *[160]byte, f *[256]uint16)
+
+// compressEncode10AVX2 writes ByteEncode_10(Compress_10(f)) to b, as ringCompressAndEncode, for f in [0, q).
+//
+//go:noescape
+func compressEncode10AVX2(b *[320]byte, f *[256]uint16)
+
+// compressEncode11AVX2 writes ByteEncode_11(Compress_11(f)) to b, as ringCompressAndEncode, for f in [0, q).
+//
+//go:noescape
+func compressEncode11AVX2(b *[352]byte, f *[256]uint16)
+
+// encode12AVX2 writes ByteEncode12(f) to b, as byteEncode12, for f in [0, 4096).
+//
+//go:noescape
+func encode12AVX2(b *[384]byte, f *[256]uint16)
+
+// decodeDecompress1AVX2 sets f = Decompress_1(ByteDecode_1(b)), as ringDecodeAndDecompress.
+//
+//go:noescape
+func decodeDecompress1AVX2(f *[256]uint16, b *[32]byte)
+
+// decodeDecompress4AVX2 sets f = Decompress_4(ByteDecode_4(b)), as ringDecodeAndDecompress.
+//
+//go:noescape
+func decodeDecompress4AVX2(f *[256]uint16, b *[128]byte)
+
+// decodeDecompress5AVX2 sets f = Decompress_5(ByteDecode_5(b)), as ringDecodeAndDecompress.
+//
+//go:noescape
+func decodeDecompress5AVX2(f *[256]uint16, b *[160]byte)
+
+// decodeDecompress10AVX2 sets f = Decompress_10(ByteDecode_10(b)), as ringDecodeAndDecompress.
+//
+//go:noescape
+func decodeDecompress10AVX2(f *[256]uint16, b *[320]byte)
+
+// decodeDecompress11AVX2 sets f = Decompress_11(ByteDecode_11(b)), as ringDecodeAndDecompress.
+//
+//go:noescape
+func decodeDecompress11AVX2(f *[256]uint16, b *[352]byte)
+
+// decode12AVX2 sets f = ByteDecode12(b) with every value reduced modulo q, and
+// returns 1 if every value was below q and 0 otherwise, without branching on the data.
+//
+//go:noescape
+func decode12AVX2(f *[256]uint16, b *[384]byte) int

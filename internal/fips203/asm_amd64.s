@@ -2763,6 +2763,4024 @@ TEXT ·cacheAVX2(SB), NOSPLIT, $0-16
 	VZEROUPPER
 	RET
 
+// func compressEncode1AVX2(b *[32]byte, f *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·compressEncode1AVX2(SB), NOSPLIT, $0-16
+	MOVQ         b+0(FP), DI
+	MOVQ         f+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VPBROADCASTW fips203Scalars<>+72(SB), Y14
+	VPBROADCASTW fips203Scalars<>+74(SB), Y13
+	VPBROADCASTW fips203Scalars<>+76(SB), Y12
+	VPBROADCASTW fips203Scalars<>+78(SB), Y11
+	VMOVDQU      fips203Vectors<>+3616(SB), Y10
+	VMOVDQU      fips203Vectors<>+3648(SB), Y9
+	VMOVDQU      fips203Vectors<>+3680(SB), Y8
+	VMOVDQU      fips203Vectors<>+3712(SB), Y7
+
+	// Coefficients 0 to 15 -> bytes 0 to 1.
+	VMOVDQU      (SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X2, 1(DI)
+
+	// Coefficients 16 to 31 -> bytes 2 to 3.
+	VMOVDQU      32(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 2(DI)
+	VMOVDQU      X2, 3(DI)
+
+	// Coefficients 32 to 47 -> bytes 4 to 5.
+	VMOVDQU      64(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 4(DI)
+	VMOVDQU      X2, 5(DI)
+
+	// Coefficients 48 to 63 -> bytes 6 to 7.
+	VMOVDQU      96(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 6(DI)
+	VMOVDQU      X2, 7(DI)
+
+	// Coefficients 64 to 79 -> bytes 8 to 9.
+	VMOVDQU      128(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 8(DI)
+	VMOVDQU      X2, 9(DI)
+
+	// Coefficients 80 to 95 -> bytes 10 to 11.
+	VMOVDQU      160(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 10(DI)
+	VMOVDQU      X2, 11(DI)
+
+	// Coefficients 96 to 111 -> bytes 12 to 13.
+	VMOVDQU      192(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 12(DI)
+	VMOVDQU      X2, 13(DI)
+
+	// Coefficients 112 to 127 -> bytes 14 to 15.
+	VMOVDQU      224(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 14(DI)
+	VMOVDQU      X2, 15(DI)
+
+	// Coefficients 128 to 143 -> bytes 16 to 17.
+	VMOVDQU      256(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 16(DI)
+	VPEXTRB      $0x00, X2, 17(DI)
+
+	// Coefficients 144 to 159 -> bytes 18 to 19.
+	VMOVDQU      288(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPEXTRB      $0x00, X0, 18(DI)
+	VPEXTRB      $0x00, X2, 19(DI)
+
+	// Coefficients 160 to 175 -> bytes 20 to 21.
+	VMOVDQU      320(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPEXTRB      $0x00, X0, 20(DI)
+	VPEXTRB      $0x00, X2, 21(DI)
+
+	// Coefficients 176 to 191 -> bytes 22 to 23.
+	VMOVDQU      352(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPEXTRB      $0x00, X0, 22(DI)
+	VPEXTRB      $0x00, X2, 23(DI)
+
+	// Coefficients 192 to 207 -> bytes 24 to 25.
+	VMOVDQU      384(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPEXTRB      $0x00, X0, 24(DI)
+	VPEXTRB      $0x00, X2, 25(DI)
+
+	// Coefficients 208 to 223 -> bytes 26 to 27.
+	VMOVDQU      416(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPEXTRB      $0x00, X0, 26(DI)
+	VPEXTRB      $0x00, X2, 27(DI)
+
+	// Coefficients 224 to 239 -> bytes 28 to 29.
+	VMOVDQU      448(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPEXTRB      $0x00, X0, 28(DI)
+	VPEXTRB      $0x00, X2, 29(DI)
+
+	// Coefficients 240 to 255 -> bytes 30 to 31.
+	VMOVDQU      480(SI), Y0
+	VPSLLW       $0x01, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+3744(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VPEXTRB      $0x00, X0, 30(DI)
+	VPEXTRB      $0x00, X2, 31(DI)
+	VZEROUPPER
+	RET
+
+// func compressEncode4AVX2(b *[128]byte, f *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·compressEncode4AVX2(SB), NOSPLIT, $0-16
+	MOVQ         b+0(FP), DI
+	MOVQ         f+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VPBROADCASTW fips203Scalars<>+72(SB), Y14
+	VPBROADCASTW fips203Scalars<>+80(SB), Y13
+	VPBROADCASTW fips203Scalars<>+76(SB), Y12
+	VPBROADCASTW fips203Scalars<>+82(SB), Y11
+	VMOVDQU      fips203Vectors<>+3776(SB), Y10
+	VMOVDQU      fips203Vectors<>+3808(SB), Y9
+	VMOVDQU      fips203Vectors<>+3840(SB), Y8
+	VMOVDQU      fips203Vectors<>+3872(SB), Y7
+
+	// Coefficients 0 to 15 -> bytes 0 to 7.
+	VMOVDQU      (SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X2, 4(DI)
+
+	// Coefficients 16 to 31 -> bytes 8 to 15.
+	VMOVDQU      32(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 8(DI)
+	VMOVDQU      X2, 12(DI)
+
+	// Coefficients 32 to 47 -> bytes 16 to 23.
+	VMOVDQU      64(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 16(DI)
+	VMOVDQU      X2, 20(DI)
+
+	// Coefficients 48 to 63 -> bytes 24 to 31.
+	VMOVDQU      96(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 24(DI)
+	VMOVDQU      X2, 28(DI)
+
+	// Coefficients 64 to 79 -> bytes 32 to 39.
+	VMOVDQU      128(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 32(DI)
+	VMOVDQU      X2, 36(DI)
+
+	// Coefficients 80 to 95 -> bytes 40 to 47.
+	VMOVDQU      160(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 40(DI)
+	VMOVDQU      X2, 44(DI)
+
+	// Coefficients 96 to 111 -> bytes 48 to 55.
+	VMOVDQU      192(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 48(DI)
+	VMOVDQU      X2, 52(DI)
+
+	// Coefficients 112 to 127 -> bytes 56 to 63.
+	VMOVDQU      224(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 56(DI)
+	VMOVDQU      X2, 60(DI)
+
+	// Coefficients 128 to 143 -> bytes 64 to 71.
+	VMOVDQU      256(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 64(DI)
+	VMOVDQU      X2, 68(DI)
+
+	// Coefficients 144 to 159 -> bytes 72 to 79.
+	VMOVDQU      288(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 72(DI)
+	VMOVDQU      X2, 76(DI)
+
+	// Coefficients 160 to 175 -> bytes 80 to 87.
+	VMOVDQU      320(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 80(DI)
+	VMOVDQU      X2, 84(DI)
+
+	// Coefficients 176 to 191 -> bytes 88 to 95.
+	VMOVDQU      352(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 88(DI)
+	VMOVDQU      X2, 92(DI)
+
+	// Coefficients 192 to 207 -> bytes 96 to 103.
+	VMOVDQU      384(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 96(DI)
+	VMOVDQU      X2, 100(DI)
+
+	// Coefficients 208 to 223 -> bytes 104 to 111.
+	VMOVDQU      416(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 104(DI)
+	VMOVDQU      X2, 108(DI)
+
+	// Coefficients 224 to 239 -> bytes 112 to 119.
+	VMOVDQU      448(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 112(DI)
+	VMOVD        X2, 116(DI)
+
+	// Coefficients 240 to 255 -> bytes 120 to 127.
+	VMOVDQU      480(SI), Y0
+	VPSLLW       $0x04, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x18, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVD        X0, 120(DI)
+	VMOVD        X2, 124(DI)
+	VZEROUPPER
+	RET
+
+// func compressEncode5AVX2(b *[160]byte, f *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·compressEncode5AVX2(SB), NOSPLIT, $0-16
+	MOVQ         b+0(FP), DI
+	MOVQ         f+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VPBROADCASTW fips203Scalars<>+72(SB), Y14
+	VPBROADCASTW fips203Scalars<>+84(SB), Y13
+	VPBROADCASTW fips203Scalars<>+76(SB), Y12
+	VPBROADCASTW fips203Scalars<>+86(SB), Y11
+	VMOVDQU      fips203Vectors<>+3904(SB), Y10
+	VMOVDQU      fips203Vectors<>+3936(SB), Y9
+	VMOVDQU      fips203Vectors<>+3680(SB), Y8
+	VMOVDQU      fips203Vectors<>+3968(SB), Y7
+
+	// Coefficients 0 to 15 -> bytes 0 to 9.
+	VMOVDQU      (SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X2, 5(DI)
+
+	// Coefficients 16 to 31 -> bytes 10 to 19.
+	VMOVDQU      32(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 10(DI)
+	VMOVDQU      X2, 15(DI)
+
+	// Coefficients 32 to 47 -> bytes 20 to 29.
+	VMOVDQU      64(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 20(DI)
+	VMOVDQU      X2, 25(DI)
+
+	// Coefficients 48 to 63 -> bytes 30 to 39.
+	VMOVDQU      96(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 30(DI)
+	VMOVDQU      X2, 35(DI)
+
+	// Coefficients 64 to 79 -> bytes 40 to 49.
+	VMOVDQU      128(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 40(DI)
+	VMOVDQU      X2, 45(DI)
+
+	// Coefficients 80 to 95 -> bytes 50 to 59.
+	VMOVDQU      160(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 50(DI)
+	VMOVDQU      X2, 55(DI)
+
+	// Coefficients 96 to 111 -> bytes 60 to 69.
+	VMOVDQU      192(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 60(DI)
+	VMOVDQU      X2, 65(DI)
+
+	// Coefficients 112 to 127 -> bytes 70 to 79.
+	VMOVDQU      224(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 70(DI)
+	VMOVDQU      X2, 75(DI)
+
+	// Coefficients 128 to 143 -> bytes 80 to 89.
+	VMOVDQU      256(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 80(DI)
+	VMOVDQU      X2, 85(DI)
+
+	// Coefficients 144 to 159 -> bytes 90 to 99.
+	VMOVDQU      288(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 90(DI)
+	VMOVDQU      X2, 95(DI)
+
+	// Coefficients 160 to 175 -> bytes 100 to 109.
+	VMOVDQU      320(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 100(DI)
+	VMOVDQU      X2, 105(DI)
+
+	// Coefficients 176 to 191 -> bytes 110 to 119.
+	VMOVDQU      352(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 110(DI)
+	VMOVDQU      X2, 115(DI)
+
+	// Coefficients 192 to 207 -> bytes 120 to 129.
+	VMOVDQU      384(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 120(DI)
+	VMOVDQU      X2, 125(DI)
+
+	// Coefficients 208 to 223 -> bytes 130 to 139.
+	VMOVDQU      416(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 130(DI)
+	VMOVDQU      X2, 135(DI)
+
+	// Coefficients 224 to 239 -> bytes 140 to 149.
+	VMOVDQU      448(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 140(DI)
+	VMOVD        X2, 145(DI)
+	VPSRLDQ      $0x04, X2, X2
+	VPEXTRB      $0x00, X2, 149(DI)
+
+	// Coefficients 240 to 255 -> bytes 150 to 159.
+	VMOVDQU      480(SI), Y0
+	VPSLLW       $0x05, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x16, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4000(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVD        X0, 150(DI)
+	VPSRLDQ      $0x04, X0, X0
+	VPEXTRB      $0x00, X0, 154(DI)
+	VMOVD        X2, 155(DI)
+	VPSRLDQ      $0x04, X2, X2
+	VPEXTRB      $0x00, X2, 159(DI)
+	VZEROUPPER
+	RET
+
+// func compressEncode10AVX2(b *[320]byte, f *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·compressEncode10AVX2(SB), NOSPLIT, $0-16
+	MOVQ         b+0(FP), DI
+	MOVQ         f+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VPBROADCASTW fips203Scalars<>+72(SB), Y14
+	VPBROADCASTW fips203Scalars<>+88(SB), Y13
+	VPBROADCASTW fips203Scalars<>+76(SB), Y12
+	VPBROADCASTW fips203Scalars<>+90(SB), Y11
+	VMOVDQU      fips203Vectors<>+4032(SB), Y10
+	VMOVDQU      fips203Vectors<>+4064(SB), Y9
+	VMOVDQU      fips203Vectors<>+3840(SB), Y8
+	VMOVDQU      fips203Vectors<>+4096(SB), Y7
+
+	// Coefficients 0 to 15 -> bytes 0 to 19.
+	VMOVDQU      (SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X2, 10(DI)
+
+	// Coefficients 16 to 31 -> bytes 20 to 39.
+	VMOVDQU      32(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 20(DI)
+	VMOVDQU      X2, 30(DI)
+
+	// Coefficients 32 to 47 -> bytes 40 to 59.
+	VMOVDQU      64(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 40(DI)
+	VMOVDQU      X2, 50(DI)
+
+	// Coefficients 48 to 63 -> bytes 60 to 79.
+	VMOVDQU      96(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 60(DI)
+	VMOVDQU      X2, 70(DI)
+
+	// Coefficients 64 to 79 -> bytes 80 to 99.
+	VMOVDQU      128(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 80(DI)
+	VMOVDQU      X2, 90(DI)
+
+	// Coefficients 80 to 95 -> bytes 100 to 119.
+	VMOVDQU      160(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 100(DI)
+	VMOVDQU      X2, 110(DI)
+
+	// Coefficients 96 to 111 -> bytes 120 to 139.
+	VMOVDQU      192(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 120(DI)
+	VMOVDQU      X2, 130(DI)
+
+	// Coefficients 112 to 127 -> bytes 140 to 159.
+	VMOVDQU      224(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 140(DI)
+	VMOVDQU      X2, 150(DI)
+
+	// Coefficients 128 to 143 -> bytes 160 to 179.
+	VMOVDQU      256(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 160(DI)
+	VMOVDQU      X2, 170(DI)
+
+	// Coefficients 144 to 159 -> bytes 180 to 199.
+	VMOVDQU      288(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 180(DI)
+	VMOVDQU      X2, 190(DI)
+
+	// Coefficients 160 to 175 -> bytes 200 to 219.
+	VMOVDQU      320(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 200(DI)
+	VMOVDQU      X2, 210(DI)
+
+	// Coefficients 176 to 191 -> bytes 220 to 239.
+	VMOVDQU      352(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 220(DI)
+	VMOVDQU      X2, 230(DI)
+
+	// Coefficients 192 to 207 -> bytes 240 to 259.
+	VMOVDQU      384(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 240(DI)
+	VMOVDQU      X2, 250(DI)
+
+	// Coefficients 208 to 223 -> bytes 260 to 279.
+	VMOVDQU      416(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 260(DI)
+	VMOVDQU      X2, 270(DI)
+
+	// Coefficients 224 to 239 -> bytes 280 to 299.
+	VMOVDQU      448(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 280(DI)
+	VMOVDQU      X2, 290(DI)
+
+	// Coefficients 240 to 255 -> bytes 300 to 319.
+	VMOVDQU      480(SI), Y0
+	VPSLLW       $0x0a, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0c, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 300(DI)
+	VMOVQ        X2, 310(DI)
+	VPSRLDQ      $0x08, X2, X2
+	VPEXTRW      $0x00, X2, 318(DI)
+	VZEROUPPER
+	RET
+
+// func compressEncode11AVX2(b *[352]byte, f *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·compressEncode11AVX2(SB), NOSPLIT, $0-16
+	MOVQ         b+0(FP), DI
+	MOVQ         f+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VPBROADCASTW fips203Scalars<>+72(SB), Y14
+	VPBROADCASTW fips203Scalars<>+92(SB), Y13
+	VPBROADCASTW fips203Scalars<>+76(SB), Y12
+	VPBROADCASTW fips203Scalars<>+94(SB), Y11
+	VMOVDQU      fips203Vectors<>+4128(SB), Y10
+	VMOVDQU      fips203Vectors<>+4160(SB), Y9
+	VMOVDQU      fips203Vectors<>+3680(SB), Y8
+	VMOVDQU      fips203Vectors<>+4192(SB), Y7
+
+	// Coefficients 0 to 15 -> bytes 0 to 21.
+	VMOVDQU      (SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X2, 11(DI)
+
+	// Coefficients 16 to 31 -> bytes 22 to 43.
+	VMOVDQU      32(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 22(DI)
+	VMOVDQU      X2, 33(DI)
+
+	// Coefficients 32 to 47 -> bytes 44 to 65.
+	VMOVDQU      64(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 44(DI)
+	VMOVDQU      X2, 55(DI)
+
+	// Coefficients 48 to 63 -> bytes 66 to 87.
+	VMOVDQU      96(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 66(DI)
+	VMOVDQU      X2, 77(DI)
+
+	// Coefficients 64 to 79 -> bytes 88 to 109.
+	VMOVDQU      128(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 88(DI)
+	VMOVDQU      X2, 99(DI)
+
+	// Coefficients 80 to 95 -> bytes 110 to 131.
+	VMOVDQU      160(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 110(DI)
+	VMOVDQU      X2, 121(DI)
+
+	// Coefficients 96 to 111 -> bytes 132 to 153.
+	VMOVDQU      192(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 132(DI)
+	VMOVDQU      X2, 143(DI)
+
+	// Coefficients 112 to 127 -> bytes 154 to 175.
+	VMOVDQU      224(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 154(DI)
+	VMOVDQU      X2, 165(DI)
+
+	// Coefficients 128 to 143 -> bytes 176 to 197.
+	VMOVDQU      256(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 176(DI)
+	VMOVDQU      X2, 187(DI)
+
+	// Coefficients 144 to 159 -> bytes 198 to 219.
+	VMOVDQU      288(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 198(DI)
+	VMOVDQU      X2, 209(DI)
+
+	// Coefficients 160 to 175 -> bytes 220 to 241.
+	VMOVDQU      320(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 220(DI)
+	VMOVDQU      X2, 231(DI)
+
+	// Coefficients 176 to 191 -> bytes 242 to 263.
+	VMOVDQU      352(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 242(DI)
+	VMOVDQU      X2, 253(DI)
+
+	// Coefficients 192 to 207 -> bytes 264 to 285.
+	VMOVDQU      384(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 264(DI)
+	VMOVDQU      X2, 275(DI)
+
+	// Coefficients 208 to 223 -> bytes 286 to 307.
+	VMOVDQU      416(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 286(DI)
+	VMOVDQU      X2, 297(DI)
+
+	// Coefficients 224 to 239 -> bytes 308 to 329.
+	VMOVDQU      448(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 308(DI)
+	VMOVDQU      X2, 319(DI)
+
+	// Coefficients 240 to 255 -> bytes 330 to 351.
+	VMOVDQU      480(SI), Y0
+	VPSLLW       $0x0b, Y0, Y1
+	VPADDW       Y14, Y1, Y1
+	VPSLLW       $0x04, Y0, Y0
+	VPMULHUW     Y13, Y0, Y0
+	VPMULLW      Y15, Y0, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y15, Y2, Y2
+	VPSUBW       Y2, Y1, Y1
+	VPCMPGTW     Y12, Y1, Y2
+	VPSUBW       Y2, Y0, Y0
+	VPAND        Y11, Y0, Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x0a, Y0, Y0
+	VPSLLVQ      Y8, Y0, Y0
+	VPSHUFB      fips203Vectors<>+4224(SB), Y0, Y1
+	VPSHUFB      Y7, Y0, Y0
+	VPOR         Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 330(DI)
+	VMOVQ        X2, 341(DI)
+	VPSRLDQ      $0x08, X2, X2
+	VPEXTRW      $0x00, X2, 349(DI)
+	VPSRLDQ      $0x02, X2, X2
+	VPEXTRB      $0x00, X2, 351(DI)
+	VZEROUPPER
+	RET
+
+// func encode12AVX2(b *[384]byte, f *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·encode12AVX2(SB), NOSPLIT, $0-16
+	MOVQ         b+0(FP), DI
+	MOVQ         f+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+4256(SB), Y10
+	VMOVDQU      fips203Vectors<>+4288(SB), Y9
+	VMOVDQU      fips203Vectors<>+3840(SB), Y8
+	VMOVDQU      fips203Vectors<>+4320(SB), Y7
+
+	// Coefficients 0 to 15 -> bytes 0 to 23.
+	VMOVDQU      (SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X2, 12(DI)
+
+	// Coefficients 16 to 31 -> bytes 24 to 47.
+	VMOVDQU      32(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 24(DI)
+	VMOVDQU      X2, 36(DI)
+
+	// Coefficients 32 to 47 -> bytes 48 to 71.
+	VMOVDQU      64(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 48(DI)
+	VMOVDQU      X2, 60(DI)
+
+	// Coefficients 48 to 63 -> bytes 72 to 95.
+	VMOVDQU      96(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 72(DI)
+	VMOVDQU      X2, 84(DI)
+
+	// Coefficients 64 to 79 -> bytes 96 to 119.
+	VMOVDQU      128(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 96(DI)
+	VMOVDQU      X2, 108(DI)
+
+	// Coefficients 80 to 95 -> bytes 120 to 143.
+	VMOVDQU      160(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 120(DI)
+	VMOVDQU      X2, 132(DI)
+
+	// Coefficients 96 to 111 -> bytes 144 to 167.
+	VMOVDQU      192(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 144(DI)
+	VMOVDQU      X2, 156(DI)
+
+	// Coefficients 112 to 127 -> bytes 168 to 191.
+	VMOVDQU      224(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 168(DI)
+	VMOVDQU      X2, 180(DI)
+
+	// Coefficients 128 to 143 -> bytes 192 to 215.
+	VMOVDQU      256(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 192(DI)
+	VMOVDQU      X2, 204(DI)
+
+	// Coefficients 144 to 159 -> bytes 216 to 239.
+	VMOVDQU      288(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 216(DI)
+	VMOVDQU      X2, 228(DI)
+
+	// Coefficients 160 to 175 -> bytes 240 to 263.
+	VMOVDQU      320(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 240(DI)
+	VMOVDQU      X2, 252(DI)
+
+	// Coefficients 176 to 191 -> bytes 264 to 287.
+	VMOVDQU      352(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 264(DI)
+	VMOVDQU      X2, 276(DI)
+
+	// Coefficients 192 to 207 -> bytes 288 to 311.
+	VMOVDQU      384(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 288(DI)
+	VMOVDQU      X2, 300(DI)
+
+	// Coefficients 208 to 223 -> bytes 312 to 335.
+	VMOVDQU      416(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 312(DI)
+	VMOVDQU      X2, 324(DI)
+
+	// Coefficients 224 to 239 -> bytes 336 to 359.
+	VMOVDQU      448(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 336(DI)
+	VMOVDQU      X2, 348(DI)
+
+	// Coefficients 240 to 255 -> bytes 360 to 383.
+	VMOVDQU      480(SI), Y0
+	VPMADDWD     Y10, Y0, Y0
+	VPSLLVD      Y9, Y0, Y0
+	VPSRLQ       $0x08, Y0, Y0
+	VPSHUFB      Y7, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X2
+	VMOVDQU      X0, 360(DI)
+	VMOVQ        X2, 372(DI)
+	VPSRLDQ      $0x08, X2, X2
+	VMOVD        X2, 380(DI)
+	VZEROUPPER
+	RET
+
+// func decodeDecompress1AVX2(f *[256]uint16, b *[32]byte)
+// Requires: AVX, AVX2
+TEXT ·decodeDecompress1AVX2(SB), NOSPLIT, $0-16
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+4352(SB), Y14
+
+	// Coefficients 0 to 15.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $0x01, (SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     1(SI), X1
+	VINSERTI128 $0x01, 1(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, (DI)
+
+	// Coefficients 16 to 31.
+	VMOVDQU     2(SI), X0
+	VINSERTI128 $0x01, 2(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     3(SI), X1
+	VINSERTI128 $0x01, 3(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+
+	// Coefficients 32 to 47.
+	VMOVDQU     4(SI), X0
+	VINSERTI128 $0x01, 4(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     5(SI), X1
+	VINSERTI128 $0x01, 5(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+
+	// Coefficients 48 to 63.
+	VMOVDQU     6(SI), X0
+	VINSERTI128 $0x01, 6(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     7(SI), X1
+	VINSERTI128 $0x01, 7(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+
+	// Coefficients 64 to 79.
+	VMOVDQU     8(SI), X0
+	VINSERTI128 $0x01, 8(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     9(SI), X1
+	VINSERTI128 $0x01, 9(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 128(DI)
+
+	// Coefficients 80 to 95.
+	VMOVDQU     10(SI), X0
+	VINSERTI128 $0x01, 10(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     11(SI), X1
+	VINSERTI128 $0x01, 11(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 160(DI)
+
+	// Coefficients 96 to 111.
+	VMOVDQU     12(SI), X0
+	VINSERTI128 $0x01, 12(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     13(SI), X1
+	VINSERTI128 $0x01, 13(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 192(DI)
+
+	// Coefficients 112 to 127.
+	VMOVDQU     14(SI), X0
+	VINSERTI128 $0x01, 14(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     15(SI), X1
+	VINSERTI128 $0x01, 15(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4384(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 224(DI)
+
+	// Coefficients 128 to 143.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4384(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4448(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 256(DI)
+
+	// Coefficients 144 to 159.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4480(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4512(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 288(DI)
+
+	// Coefficients 160 to 175.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4544(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4576(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 320(DI)
+
+	// Coefficients 176 to 191.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4608(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4640(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 352(DI)
+
+	// Coefficients 192 to 207.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4672(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4704(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 384(DI)
+
+	// Coefficients 208 to 223.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4736(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4768(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 416(DI)
+
+	// Coefficients 224 to 239.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4800(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4832(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 448(DI)
+
+	// Coefficients 240 to 255.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 16(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4864(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4416(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4896(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4416(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0e, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 480(DI)
+	VZEROUPPER
+	RET
+
+// func decodeDecompress4AVX2(f *[256]uint16, b *[128]byte)
+// Requires: AVX, AVX2
+TEXT ·decodeDecompress4AVX2(SB), NOSPLIT, $0-16
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+4928(SB), Y14
+
+	// Coefficients 0 to 15.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $0x01, 2(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     4(SI), X1
+	VINSERTI128 $0x01, 6(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, (DI)
+
+	// Coefficients 16 to 31.
+	VMOVDQU     8(SI), X0
+	VINSERTI128 $0x01, 10(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     12(SI), X1
+	VINSERTI128 $0x01, 14(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+
+	// Coefficients 32 to 47.
+	VMOVDQU     16(SI), X0
+	VINSERTI128 $0x01, 18(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     20(SI), X1
+	VINSERTI128 $0x01, 22(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+
+	// Coefficients 48 to 63.
+	VMOVDQU     24(SI), X0
+	VINSERTI128 $0x01, 26(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     28(SI), X1
+	VINSERTI128 $0x01, 30(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+
+	// Coefficients 64 to 79.
+	VMOVDQU     32(SI), X0
+	VINSERTI128 $0x01, 34(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     36(SI), X1
+	VINSERTI128 $0x01, 38(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 128(DI)
+
+	// Coefficients 80 to 95.
+	VMOVDQU     40(SI), X0
+	VINSERTI128 $0x01, 42(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     44(SI), X1
+	VINSERTI128 $0x01, 46(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 160(DI)
+
+	// Coefficients 96 to 111.
+	VMOVDQU     48(SI), X0
+	VINSERTI128 $0x01, 50(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     52(SI), X1
+	VINSERTI128 $0x01, 54(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 192(DI)
+
+	// Coefficients 112 to 127.
+	VMOVDQU     56(SI), X0
+	VINSERTI128 $0x01, 58(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     60(SI), X1
+	VINSERTI128 $0x01, 62(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 224(DI)
+
+	// Coefficients 128 to 143.
+	VMOVDQU     64(SI), X0
+	VINSERTI128 $0x01, 66(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     68(SI), X1
+	VINSERTI128 $0x01, 70(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 256(DI)
+
+	// Coefficients 144 to 159.
+	VMOVDQU     72(SI), X0
+	VINSERTI128 $0x01, 74(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     76(SI), X1
+	VINSERTI128 $0x01, 78(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 288(DI)
+
+	// Coefficients 160 to 175.
+	VMOVDQU     80(SI), X0
+	VINSERTI128 $0x01, 82(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     84(SI), X1
+	VINSERTI128 $0x01, 86(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 320(DI)
+
+	// Coefficients 176 to 191.
+	VMOVDQU     88(SI), X0
+	VINSERTI128 $0x01, 90(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     92(SI), X1
+	VINSERTI128 $0x01, 94(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 352(DI)
+
+	// Coefficients 192 to 207.
+	VMOVDQU     96(SI), X0
+	VINSERTI128 $0x01, 98(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     100(SI), X1
+	VINSERTI128 $0x01, 102(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 384(DI)
+
+	// Coefficients 208 to 223.
+	VMOVDQU     104(SI), X0
+	VINSERTI128 $0x01, 106(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+4960(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     108(SI), X1
+	VINSERTI128 $0x01, 110(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+4960(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 416(DI)
+
+	// Coefficients 224 to 239.
+	VMOVDQU     112(SI), X0
+	VINSERTI128 $0x01, 112(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5024(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     112(SI), X1
+	VINSERTI128 $0x01, 112(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5056(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 448(DI)
+
+	// Coefficients 240 to 255.
+	VMOVDQU     112(SI), X0
+	VINSERTI128 $0x01, 112(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5088(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     112(SI), X1
+	VINSERTI128 $0x01, 112(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5120(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0b, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 480(DI)
+	VZEROUPPER
+	RET
+
+// func decodeDecompress5AVX2(f *[256]uint16, b *[160]byte)
+// Requires: AVX, AVX2
+TEXT ·decodeDecompress5AVX2(SB), NOSPLIT, $0-16
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+5152(SB), Y14
+
+	// Coefficients 0 to 15.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $0x01, 2(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     5(SI), X1
+	VINSERTI128 $0x01, 7(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, (DI)
+
+	// Coefficients 16 to 31.
+	VMOVDQU     10(SI), X0
+	VINSERTI128 $0x01, 12(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     15(SI), X1
+	VINSERTI128 $0x01, 17(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+
+	// Coefficients 32 to 47.
+	VMOVDQU     20(SI), X0
+	VINSERTI128 $0x01, 22(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     25(SI), X1
+	VINSERTI128 $0x01, 27(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+
+	// Coefficients 48 to 63.
+	VMOVDQU     30(SI), X0
+	VINSERTI128 $0x01, 32(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     35(SI), X1
+	VINSERTI128 $0x01, 37(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+
+	// Coefficients 64 to 79.
+	VMOVDQU     40(SI), X0
+	VINSERTI128 $0x01, 42(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     45(SI), X1
+	VINSERTI128 $0x01, 47(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 128(DI)
+
+	// Coefficients 80 to 95.
+	VMOVDQU     50(SI), X0
+	VINSERTI128 $0x01, 52(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     55(SI), X1
+	VINSERTI128 $0x01, 57(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 160(DI)
+
+	// Coefficients 96 to 111.
+	VMOVDQU     60(SI), X0
+	VINSERTI128 $0x01, 62(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     65(SI), X1
+	VINSERTI128 $0x01, 67(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 192(DI)
+
+	// Coefficients 112 to 127.
+	VMOVDQU     70(SI), X0
+	VINSERTI128 $0x01, 72(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     75(SI), X1
+	VINSERTI128 $0x01, 77(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 224(DI)
+
+	// Coefficients 128 to 143.
+	VMOVDQU     80(SI), X0
+	VINSERTI128 $0x01, 82(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     85(SI), X1
+	VINSERTI128 $0x01, 87(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 256(DI)
+
+	// Coefficients 144 to 159.
+	VMOVDQU     90(SI), X0
+	VINSERTI128 $0x01, 92(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     95(SI), X1
+	VINSERTI128 $0x01, 97(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 288(DI)
+
+	// Coefficients 160 to 175.
+	VMOVDQU     100(SI), X0
+	VINSERTI128 $0x01, 102(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     105(SI), X1
+	VINSERTI128 $0x01, 107(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 320(DI)
+
+	// Coefficients 176 to 191.
+	VMOVDQU     110(SI), X0
+	VINSERTI128 $0x01, 112(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     115(SI), X1
+	VINSERTI128 $0x01, 117(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 352(DI)
+
+	// Coefficients 192 to 207.
+	VMOVDQU     120(SI), X0
+	VINSERTI128 $0x01, 122(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     125(SI), X1
+	VINSERTI128 $0x01, 127(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 384(DI)
+
+	// Coefficients 208 to 223.
+	VMOVDQU     130(SI), X0
+	VINSERTI128 $0x01, 132(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     135(SI), X1
+	VINSERTI128 $0x01, 137(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5184(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 416(DI)
+
+	// Coefficients 224 to 239.
+	VMOVDQU     140(SI), X0
+	VINSERTI128 $0x01, 142(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5184(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     144(SI), X1
+	VINSERTI128 $0x01, 144(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5248(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 448(DI)
+
+	// Coefficients 240 to 255.
+	VMOVDQU     144(SI), X0
+	VINSERTI128 $0x01, 144(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5280(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5216(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     144(SI), X1
+	VINSERTI128 $0x01, 144(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5312(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5216(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x0a, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 480(DI)
+	VZEROUPPER
+	RET
+
+// func decodeDecompress10AVX2(f *[256]uint16, b *[320]byte)
+// Requires: AVX, AVX2
+TEXT ·decodeDecompress10AVX2(SB), NOSPLIT, $0-16
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+5344(SB), Y14
+
+	// Coefficients 0 to 15.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $0x01, 5(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     10(SI), X1
+	VINSERTI128 $0x01, 15(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, (DI)
+
+	// Coefficients 16 to 31.
+	VMOVDQU     20(SI), X0
+	VINSERTI128 $0x01, 25(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     30(SI), X1
+	VINSERTI128 $0x01, 35(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+
+	// Coefficients 32 to 47.
+	VMOVDQU     40(SI), X0
+	VINSERTI128 $0x01, 45(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     50(SI), X1
+	VINSERTI128 $0x01, 55(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+
+	// Coefficients 48 to 63.
+	VMOVDQU     60(SI), X0
+	VINSERTI128 $0x01, 65(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     70(SI), X1
+	VINSERTI128 $0x01, 75(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+
+	// Coefficients 64 to 79.
+	VMOVDQU     80(SI), X0
+	VINSERTI128 $0x01, 85(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     90(SI), X1
+	VINSERTI128 $0x01, 95(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 128(DI)
+
+	// Coefficients 80 to 95.
+	VMOVDQU     100(SI), X0
+	VINSERTI128 $0x01, 105(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     110(SI), X1
+	VINSERTI128 $0x01, 115(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 160(DI)
+
+	// Coefficients 96 to 111.
+	VMOVDQU     120(SI), X0
+	VINSERTI128 $0x01, 125(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     130(SI), X1
+	VINSERTI128 $0x01, 135(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 192(DI)
+
+	// Coefficients 112 to 127.
+	VMOVDQU     140(SI), X0
+	VINSERTI128 $0x01, 145(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     150(SI), X1
+	VINSERTI128 $0x01, 155(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 224(DI)
+
+	// Coefficients 128 to 143.
+	VMOVDQU     160(SI), X0
+	VINSERTI128 $0x01, 165(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     170(SI), X1
+	VINSERTI128 $0x01, 175(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 256(DI)
+
+	// Coefficients 144 to 159.
+	VMOVDQU     180(SI), X0
+	VINSERTI128 $0x01, 185(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     190(SI), X1
+	VINSERTI128 $0x01, 195(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 288(DI)
+
+	// Coefficients 160 to 175.
+	VMOVDQU     200(SI), X0
+	VINSERTI128 $0x01, 205(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     210(SI), X1
+	VINSERTI128 $0x01, 215(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 320(DI)
+
+	// Coefficients 176 to 191.
+	VMOVDQU     220(SI), X0
+	VINSERTI128 $0x01, 225(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     230(SI), X1
+	VINSERTI128 $0x01, 235(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 352(DI)
+
+	// Coefficients 192 to 207.
+	VMOVDQU     240(SI), X0
+	VINSERTI128 $0x01, 245(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     250(SI), X1
+	VINSERTI128 $0x01, 255(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 384(DI)
+
+	// Coefficients 208 to 223.
+	VMOVDQU     260(SI), X0
+	VINSERTI128 $0x01, 265(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     270(SI), X1
+	VINSERTI128 $0x01, 275(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 416(DI)
+
+	// Coefficients 224 to 239.
+	VMOVDQU     280(SI), X0
+	VINSERTI128 $0x01, 285(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5376(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     290(SI), X1
+	VINSERTI128 $0x01, 295(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5376(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 448(DI)
+
+	// Coefficients 240 to 255.
+	VMOVDQU     300(SI), X0
+	VINSERTI128 $0x01, 304(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5440(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5408(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     304(SI), X1
+	VINSERTI128 $0x01, 304(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5472(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5408(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x05, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 480(DI)
+	VZEROUPPER
+	RET
+
+// func decodeDecompress11AVX2(f *[256]uint16, b *[352]byte)
+// Requires: AVX, AVX2
+TEXT ·decodeDecompress11AVX2(SB), NOSPLIT, $0-16
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+5504(SB), Y14
+
+	// Coefficients 0 to 15.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $0x01, 5(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     11(SI), X1
+	VINSERTI128 $0x01, 16(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, (DI)
+
+	// Coefficients 16 to 31.
+	VMOVDQU     22(SI), X0
+	VINSERTI128 $0x01, 27(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     33(SI), X1
+	VINSERTI128 $0x01, 38(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+
+	// Coefficients 32 to 47.
+	VMOVDQU     44(SI), X0
+	VINSERTI128 $0x01, 49(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     55(SI), X1
+	VINSERTI128 $0x01, 60(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+
+	// Coefficients 48 to 63.
+	VMOVDQU     66(SI), X0
+	VINSERTI128 $0x01, 71(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     77(SI), X1
+	VINSERTI128 $0x01, 82(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+
+	// Coefficients 64 to 79.
+	VMOVDQU     88(SI), X0
+	VINSERTI128 $0x01, 93(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     99(SI), X1
+	VINSERTI128 $0x01, 104(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 128(DI)
+
+	// Coefficients 80 to 95.
+	VMOVDQU     110(SI), X0
+	VINSERTI128 $0x01, 115(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     121(SI), X1
+	VINSERTI128 $0x01, 126(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 160(DI)
+
+	// Coefficients 96 to 111.
+	VMOVDQU     132(SI), X0
+	VINSERTI128 $0x01, 137(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     143(SI), X1
+	VINSERTI128 $0x01, 148(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 192(DI)
+
+	// Coefficients 112 to 127.
+	VMOVDQU     154(SI), X0
+	VINSERTI128 $0x01, 159(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     165(SI), X1
+	VINSERTI128 $0x01, 170(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 224(DI)
+
+	// Coefficients 128 to 143.
+	VMOVDQU     176(SI), X0
+	VINSERTI128 $0x01, 181(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     187(SI), X1
+	VINSERTI128 $0x01, 192(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 256(DI)
+
+	// Coefficients 144 to 159.
+	VMOVDQU     198(SI), X0
+	VINSERTI128 $0x01, 203(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     209(SI), X1
+	VINSERTI128 $0x01, 214(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 288(DI)
+
+	// Coefficients 160 to 175.
+	VMOVDQU     220(SI), X0
+	VINSERTI128 $0x01, 225(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     231(SI), X1
+	VINSERTI128 $0x01, 236(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 320(DI)
+
+	// Coefficients 176 to 191.
+	VMOVDQU     242(SI), X0
+	VINSERTI128 $0x01, 247(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     253(SI), X1
+	VINSERTI128 $0x01, 258(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 352(DI)
+
+	// Coefficients 192 to 207.
+	VMOVDQU     264(SI), X0
+	VINSERTI128 $0x01, 269(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     275(SI), X1
+	VINSERTI128 $0x01, 280(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 384(DI)
+
+	// Coefficients 208 to 223.
+	VMOVDQU     286(SI), X0
+	VINSERTI128 $0x01, 291(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     297(SI), X1
+	VINSERTI128 $0x01, 302(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 416(DI)
+
+	// Coefficients 224 to 239.
+	VMOVDQU     308(SI), X0
+	VINSERTI128 $0x01, 313(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     319(SI), X1
+	VINSERTI128 $0x01, 324(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5536(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 448(DI)
+
+	// Coefficients 240 to 255.
+	VMOVDQU     330(SI), X0
+	VINSERTI128 $0x01, 335(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5536(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+5568(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     336(SI), X1
+	VINSERTI128 $0x01, 336(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5600(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+5568(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPSLLW      $0x04, Y0, Y0
+	VPMULHRSW   Y15, Y0, Y0
+	VMOVDQU     Y0, 480(DI)
+	VZEROUPPER
+	RET
+
+// func decode12AVX2(f *[256]uint16, b *[384]byte) int
+// Requires: AVX, AVX2
+TEXT ·decode12AVX2(SB), NOSPLIT, $0-24
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+5632(SB), Y14
+	VPXOR        Y13, Y13, Y13
+	VPBROADCASTW fips203Scalars<>+76(SB), Y12
+
+	// Coefficients 0 to 15.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $0x01, 6(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     12(SI), X1
+	VINSERTI128 $0x01, 18(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, (DI)
+
+	// Coefficients 16 to 31.
+	VMOVDQU     24(SI), X0
+	VINSERTI128 $0x01, 30(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     36(SI), X1
+	VINSERTI128 $0x01, 42(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+
+	// Coefficients 32 to 47.
+	VMOVDQU     48(SI), X0
+	VINSERTI128 $0x01, 54(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     60(SI), X1
+	VINSERTI128 $0x01, 66(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+
+	// Coefficients 48 to 63.
+	VMOVDQU     72(SI), X0
+	VINSERTI128 $0x01, 78(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     84(SI), X1
+	VINSERTI128 $0x01, 90(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+
+	// Coefficients 64 to 79.
+	VMOVDQU     96(SI), X0
+	VINSERTI128 $0x01, 102(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     108(SI), X1
+	VINSERTI128 $0x01, 114(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 128(DI)
+
+	// Coefficients 80 to 95.
+	VMOVDQU     120(SI), X0
+	VINSERTI128 $0x01, 126(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     132(SI), X1
+	VINSERTI128 $0x01, 138(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 160(DI)
+
+	// Coefficients 96 to 111.
+	VMOVDQU     144(SI), X0
+	VINSERTI128 $0x01, 150(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     156(SI), X1
+	VINSERTI128 $0x01, 162(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 192(DI)
+
+	// Coefficients 112 to 127.
+	VMOVDQU     168(SI), X0
+	VINSERTI128 $0x01, 174(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     180(SI), X1
+	VINSERTI128 $0x01, 186(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 224(DI)
+
+	// Coefficients 128 to 143.
+	VMOVDQU     192(SI), X0
+	VINSERTI128 $0x01, 198(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     204(SI), X1
+	VINSERTI128 $0x01, 210(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 256(DI)
+
+	// Coefficients 144 to 159.
+	VMOVDQU     216(SI), X0
+	VINSERTI128 $0x01, 222(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     228(SI), X1
+	VINSERTI128 $0x01, 234(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 288(DI)
+
+	// Coefficients 160 to 175.
+	VMOVDQU     240(SI), X0
+	VINSERTI128 $0x01, 246(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     252(SI), X1
+	VINSERTI128 $0x01, 258(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 320(DI)
+
+	// Coefficients 176 to 191.
+	VMOVDQU     264(SI), X0
+	VINSERTI128 $0x01, 270(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     276(SI), X1
+	VINSERTI128 $0x01, 282(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 352(DI)
+
+	// Coefficients 192 to 207.
+	VMOVDQU     288(SI), X0
+	VINSERTI128 $0x01, 294(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     300(SI), X1
+	VINSERTI128 $0x01, 306(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 384(DI)
+
+	// Coefficients 208 to 223.
+	VMOVDQU     312(SI), X0
+	VINSERTI128 $0x01, 318(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     324(SI), X1
+	VINSERTI128 $0x01, 330(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 416(DI)
+
+	// Coefficients 224 to 239.
+	VMOVDQU     336(SI), X0
+	VINSERTI128 $0x01, 342(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     348(SI), X1
+	VINSERTI128 $0x01, 354(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5664(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 448(DI)
+
+	// Coefficients 240 to 255.
+	VMOVDQU     360(SI), X0
+	VINSERTI128 $0x01, 366(SI), Y0, Y0
+	VPSHUFB     fips203Vectors<>+5664(SB), Y0, Y0
+	VPSRLVD     fips203Vectors<>+4992(SB), Y0, Y0
+	VPAND       Y14, Y0, Y0
+	VMOVDQU     368(SI), X1
+	VINSERTI128 $0x01, 368(SI), Y1, Y1
+	VPSHUFB     fips203Vectors<>+5696(SB), Y1, Y1
+	VPSRLVD     fips203Vectors<>+4992(SB), Y1, Y1
+	VPAND       Y14, Y1, Y1
+	VPACKUSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPCMPGTW    Y12, Y0, Y1
+	VPOR        Y1, Y13, Y13
+	VPSUBW      Y15, Y0, Y0
+	VPSRAW      $0x0f, Y0, Y2
+	VPAND       Y15, Y2, Y2
+	VPADDW      Y2, Y0, Y0
+	VMOVDQU     Y0, 480(DI)
+	XORQ        AX, AX
+	VPTEST      Y13, Y13
+	SETEQ       AL
+	MOVQ        AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 DATA fips203Scalars<>+0(SB)/2, $0x0d01
 DATA fips203Scalars<>+2(SB)/2, $0x4ebf
 DATA fips203Scalars<>+4(SB)/2, $0xfd0a
@@ -2799,18 +6817,18 @@ DATA fips203Scalars<>+64(SB)/2, $0x0200
 DATA fips203Scalars<>+66(SB)/2, $0xf301
 DATA fips203Scalars<>+68(SB)/2, $0x0549
 DATA fips203Scalars<>+70(SB)/2, $0x5049
-DATA fips203Scalars<>+72(SB)/2, $0x0000
-DATA fips203Scalars<>+74(SB)/2, $0x0000
-DATA fips203Scalars<>+76(SB)/2, $0x0000
-DATA fips203Scalars<>+78(SB)/2, $0x0000
-DATA fips203Scalars<>+80(SB)/2, $0x0000
-DATA fips203Scalars<>+82(SB)/2, $0x0000
-DATA fips203Scalars<>+84(SB)/2, $0x0000
-DATA fips203Scalars<>+86(SB)/2, $0x0000
-DATA fips203Scalars<>+88(SB)/2, $0x0000
-DATA fips203Scalars<>+90(SB)/2, $0x0000
-DATA fips203Scalars<>+92(SB)/2, $0x0000
-DATA fips203Scalars<>+94(SB)/2, $0x0000
+DATA fips203Scalars<>+72(SB)/2, $0x0680
+DATA fips203Scalars<>+74(SB)/2, $0x0002
+DATA fips203Scalars<>+76(SB)/2, $0x0d00
+DATA fips203Scalars<>+78(SB)/2, $0x0001
+DATA fips203Scalars<>+80(SB)/2, $0x0013
+DATA fips203Scalars<>+82(SB)/2, $0x000f
+DATA fips203Scalars<>+84(SB)/2, $0x0027
+DATA fips203Scalars<>+86(SB)/2, $0x001f
+DATA fips203Scalars<>+88(SB)/2, $0x04eb
+DATA fips203Scalars<>+90(SB)/2, $0x03ff
+DATA fips203Scalars<>+92(SB)/2, $0x09d7
+DATA fips203Scalars<>+94(SB)/2, $0x07ff
 GLOBL fips203Scalars<>(SB), RODATA|NOPTR, $96
 
 DATA fips203Vectors<>+0(SB)/2, $0x023d
@@ -4621,4 +8639,1060 @@ DATA fips203Vectors<>+3608(SB)/2, $0xbbf2
 DATA fips203Vectors<>+3610(SB)/2, $0x440e
 DATA fips203Vectors<>+3612(SB)/2, $0x5a5c
 DATA fips203Vectors<>+3614(SB)/2, $0xa5a4
-GLOBL fips203Vectors<>(SB), RODATA|NOPTR, $3616
+DATA fips203Vectors<>+3616(SB)/2, $0x0001
+DATA fips203Vectors<>+3618(SB)/2, $0x0002
+DATA fips203Vectors<>+3620(SB)/2, $0x0001
+DATA fips203Vectors<>+3622(SB)/2, $0x0002
+DATA fips203Vectors<>+3624(SB)/2, $0x0001
+DATA fips203Vectors<>+3626(SB)/2, $0x0002
+DATA fips203Vectors<>+3628(SB)/2, $0x0001
+DATA fips203Vectors<>+3630(SB)/2, $0x0002
+DATA fips203Vectors<>+3632(SB)/2, $0x0001
+DATA fips203Vectors<>+3634(SB)/2, $0x0002
+DATA fips203Vectors<>+3636(SB)/2, $0x0001
+DATA fips203Vectors<>+3638(SB)/2, $0x0002
+DATA fips203Vectors<>+3640(SB)/2, $0x0001
+DATA fips203Vectors<>+3642(SB)/2, $0x0002
+DATA fips203Vectors<>+3644(SB)/2, $0x0001
+DATA fips203Vectors<>+3646(SB)/2, $0x0002
+DATA fips203Vectors<>+3648(SB)/2, $0x001e
+DATA fips203Vectors<>+3650(SB)/2, $0x0000
+DATA fips203Vectors<>+3652(SB)/2, $0x0000
+DATA fips203Vectors<>+3654(SB)/2, $0x0000
+DATA fips203Vectors<>+3656(SB)/2, $0x001e
+DATA fips203Vectors<>+3658(SB)/2, $0x0000
+DATA fips203Vectors<>+3660(SB)/2, $0x0000
+DATA fips203Vectors<>+3662(SB)/2, $0x0000
+DATA fips203Vectors<>+3664(SB)/2, $0x001e
+DATA fips203Vectors<>+3666(SB)/2, $0x0000
+DATA fips203Vectors<>+3668(SB)/2, $0x0000
+DATA fips203Vectors<>+3670(SB)/2, $0x0000
+DATA fips203Vectors<>+3672(SB)/2, $0x001e
+DATA fips203Vectors<>+3674(SB)/2, $0x0000
+DATA fips203Vectors<>+3676(SB)/2, $0x0000
+DATA fips203Vectors<>+3678(SB)/2, $0x0000
+DATA fips203Vectors<>+3680(SB)/2, $0x0000
+DATA fips203Vectors<>+3682(SB)/2, $0x0000
+DATA fips203Vectors<>+3684(SB)/2, $0x0000
+DATA fips203Vectors<>+3686(SB)/2, $0x0000
+DATA fips203Vectors<>+3688(SB)/2, $0x0004
+DATA fips203Vectors<>+3690(SB)/2, $0x0000
+DATA fips203Vectors<>+3692(SB)/2, $0x0000
+DATA fips203Vectors<>+3694(SB)/2, $0x0000
+DATA fips203Vectors<>+3696(SB)/2, $0x0000
+DATA fips203Vectors<>+3698(SB)/2, $0x0000
+DATA fips203Vectors<>+3700(SB)/2, $0x0000
+DATA fips203Vectors<>+3702(SB)/2, $0x0000
+DATA fips203Vectors<>+3704(SB)/2, $0x0004
+DATA fips203Vectors<>+3706(SB)/2, $0x0000
+DATA fips203Vectors<>+3708(SB)/2, $0x0000
+DATA fips203Vectors<>+3710(SB)/2, $0x0000
+DATA fips203Vectors<>+3712(SB)/2, $0x8000
+DATA fips203Vectors<>+3714(SB)/2, $0x8080
+DATA fips203Vectors<>+3716(SB)/2, $0x8080
+DATA fips203Vectors<>+3718(SB)/2, $0x8080
+DATA fips203Vectors<>+3720(SB)/2, $0x8080
+DATA fips203Vectors<>+3722(SB)/2, $0x8080
+DATA fips203Vectors<>+3724(SB)/2, $0x8080
+DATA fips203Vectors<>+3726(SB)/2, $0x8080
+DATA fips203Vectors<>+3728(SB)/2, $0x8000
+DATA fips203Vectors<>+3730(SB)/2, $0x8080
+DATA fips203Vectors<>+3732(SB)/2, $0x8080
+DATA fips203Vectors<>+3734(SB)/2, $0x8080
+DATA fips203Vectors<>+3736(SB)/2, $0x8080
+DATA fips203Vectors<>+3738(SB)/2, $0x8080
+DATA fips203Vectors<>+3740(SB)/2, $0x8080
+DATA fips203Vectors<>+3742(SB)/2, $0x8080
+DATA fips203Vectors<>+3744(SB)/2, $0x8008
+DATA fips203Vectors<>+3746(SB)/2, $0x8080
+DATA fips203Vectors<>+3748(SB)/2, $0x8080
+DATA fips203Vectors<>+3750(SB)/2, $0x8080
+DATA fips203Vectors<>+3752(SB)/2, $0x8080
+DATA fips203Vectors<>+3754(SB)/2, $0x8080
+DATA fips203Vectors<>+3756(SB)/2, $0x8080
+DATA fips203Vectors<>+3758(SB)/2, $0x8080
+DATA fips203Vectors<>+3760(SB)/2, $0x8008
+DATA fips203Vectors<>+3762(SB)/2, $0x8080
+DATA fips203Vectors<>+3764(SB)/2, $0x8080
+DATA fips203Vectors<>+3766(SB)/2, $0x8080
+DATA fips203Vectors<>+3768(SB)/2, $0x8080
+DATA fips203Vectors<>+3770(SB)/2, $0x8080
+DATA fips203Vectors<>+3772(SB)/2, $0x8080
+DATA fips203Vectors<>+3774(SB)/2, $0x8080
+DATA fips203Vectors<>+3776(SB)/2, $0x0001
+DATA fips203Vectors<>+3778(SB)/2, $0x0010
+DATA fips203Vectors<>+3780(SB)/2, $0x0001
+DATA fips203Vectors<>+3782(SB)/2, $0x0010
+DATA fips203Vectors<>+3784(SB)/2, $0x0001
+DATA fips203Vectors<>+3786(SB)/2, $0x0010
+DATA fips203Vectors<>+3788(SB)/2, $0x0001
+DATA fips203Vectors<>+3790(SB)/2, $0x0010
+DATA fips203Vectors<>+3792(SB)/2, $0x0001
+DATA fips203Vectors<>+3794(SB)/2, $0x0010
+DATA fips203Vectors<>+3796(SB)/2, $0x0001
+DATA fips203Vectors<>+3798(SB)/2, $0x0010
+DATA fips203Vectors<>+3800(SB)/2, $0x0001
+DATA fips203Vectors<>+3802(SB)/2, $0x0010
+DATA fips203Vectors<>+3804(SB)/2, $0x0001
+DATA fips203Vectors<>+3806(SB)/2, $0x0010
+DATA fips203Vectors<>+3808(SB)/2, $0x0018
+DATA fips203Vectors<>+3810(SB)/2, $0x0000
+DATA fips203Vectors<>+3812(SB)/2, $0x0000
+DATA fips203Vectors<>+3814(SB)/2, $0x0000
+DATA fips203Vectors<>+3816(SB)/2, $0x0018
+DATA fips203Vectors<>+3818(SB)/2, $0x0000
+DATA fips203Vectors<>+3820(SB)/2, $0x0000
+DATA fips203Vectors<>+3822(SB)/2, $0x0000
+DATA fips203Vectors<>+3824(SB)/2, $0x0018
+DATA fips203Vectors<>+3826(SB)/2, $0x0000
+DATA fips203Vectors<>+3828(SB)/2, $0x0000
+DATA fips203Vectors<>+3830(SB)/2, $0x0000
+DATA fips203Vectors<>+3832(SB)/2, $0x0018
+DATA fips203Vectors<>+3834(SB)/2, $0x0000
+DATA fips203Vectors<>+3836(SB)/2, $0x0000
+DATA fips203Vectors<>+3838(SB)/2, $0x0000
+DATA fips203Vectors<>+3840(SB)/2, $0x0000
+DATA fips203Vectors<>+3842(SB)/2, $0x0000
+DATA fips203Vectors<>+3844(SB)/2, $0x0000
+DATA fips203Vectors<>+3846(SB)/2, $0x0000
+DATA fips203Vectors<>+3848(SB)/2, $0x0000
+DATA fips203Vectors<>+3850(SB)/2, $0x0000
+DATA fips203Vectors<>+3852(SB)/2, $0x0000
+DATA fips203Vectors<>+3854(SB)/2, $0x0000
+DATA fips203Vectors<>+3856(SB)/2, $0x0000
+DATA fips203Vectors<>+3858(SB)/2, $0x0000
+DATA fips203Vectors<>+3860(SB)/2, $0x0000
+DATA fips203Vectors<>+3862(SB)/2, $0x0000
+DATA fips203Vectors<>+3864(SB)/2, $0x0000
+DATA fips203Vectors<>+3866(SB)/2, $0x0000
+DATA fips203Vectors<>+3868(SB)/2, $0x0000
+DATA fips203Vectors<>+3870(SB)/2, $0x0000
+DATA fips203Vectors<>+3872(SB)/2, $0x0100
+DATA fips203Vectors<>+3874(SB)/2, $0x0908
+DATA fips203Vectors<>+3876(SB)/2, $0x8080
+DATA fips203Vectors<>+3878(SB)/2, $0x8080
+DATA fips203Vectors<>+3880(SB)/2, $0x8080
+DATA fips203Vectors<>+3882(SB)/2, $0x8080
+DATA fips203Vectors<>+3884(SB)/2, $0x8080
+DATA fips203Vectors<>+3886(SB)/2, $0x8080
+DATA fips203Vectors<>+3888(SB)/2, $0x0100
+DATA fips203Vectors<>+3890(SB)/2, $0x0908
+DATA fips203Vectors<>+3892(SB)/2, $0x8080
+DATA fips203Vectors<>+3894(SB)/2, $0x8080
+DATA fips203Vectors<>+3896(SB)/2, $0x8080
+DATA fips203Vectors<>+3898(SB)/2, $0x8080
+DATA fips203Vectors<>+3900(SB)/2, $0x8080
+DATA fips203Vectors<>+3902(SB)/2, $0x8080
+DATA fips203Vectors<>+3904(SB)/2, $0x0001
+DATA fips203Vectors<>+3906(SB)/2, $0x0020
+DATA fips203Vectors<>+3908(SB)/2, $0x0001
+DATA fips203Vectors<>+3910(SB)/2, $0x0020
+DATA fips203Vectors<>+3912(SB)/2, $0x0001
+DATA fips203Vectors<>+3914(SB)/2, $0x0020
+DATA fips203Vectors<>+3916(SB)/2, $0x0001
+DATA fips203Vectors<>+3918(SB)/2, $0x0020
+DATA fips203Vectors<>+3920(SB)/2, $0x0001
+DATA fips203Vectors<>+3922(SB)/2, $0x0020
+DATA fips203Vectors<>+3924(SB)/2, $0x0001
+DATA fips203Vectors<>+3926(SB)/2, $0x0020
+DATA fips203Vectors<>+3928(SB)/2, $0x0001
+DATA fips203Vectors<>+3930(SB)/2, $0x0020
+DATA fips203Vectors<>+3932(SB)/2, $0x0001
+DATA fips203Vectors<>+3934(SB)/2, $0x0020
+DATA fips203Vectors<>+3936(SB)/2, $0x0016
+DATA fips203Vectors<>+3938(SB)/2, $0x0000
+DATA fips203Vectors<>+3940(SB)/2, $0x0000
+DATA fips203Vectors<>+3942(SB)/2, $0x0000
+DATA fips203Vectors<>+3944(SB)/2, $0x0016
+DATA fips203Vectors<>+3946(SB)/2, $0x0000
+DATA fips203Vectors<>+3948(SB)/2, $0x0000
+DATA fips203Vectors<>+3950(SB)/2, $0x0000
+DATA fips203Vectors<>+3952(SB)/2, $0x0016
+DATA fips203Vectors<>+3954(SB)/2, $0x0000
+DATA fips203Vectors<>+3956(SB)/2, $0x0000
+DATA fips203Vectors<>+3958(SB)/2, $0x0000
+DATA fips203Vectors<>+3960(SB)/2, $0x0016
+DATA fips203Vectors<>+3962(SB)/2, $0x0000
+DATA fips203Vectors<>+3964(SB)/2, $0x0000
+DATA fips203Vectors<>+3966(SB)/2, $0x0000
+DATA fips203Vectors<>+3968(SB)/2, $0x0100
+DATA fips203Vectors<>+3970(SB)/2, $0x8002
+DATA fips203Vectors<>+3972(SB)/2, $0x8080
+DATA fips203Vectors<>+3974(SB)/2, $0x8080
+DATA fips203Vectors<>+3976(SB)/2, $0x8080
+DATA fips203Vectors<>+3978(SB)/2, $0x8080
+DATA fips203Vectors<>+3980(SB)/2, $0x8080
+DATA fips203Vectors<>+3982(SB)/2, $0x8080
+DATA fips203Vectors<>+3984(SB)/2, $0x0100
+DATA fips203Vectors<>+3986(SB)/2, $0x8002
+DATA fips203Vectors<>+3988(SB)/2, $0x8080
+DATA fips203Vectors<>+3990(SB)/2, $0x8080
+DATA fips203Vectors<>+3992(SB)/2, $0x8080
+DATA fips203Vectors<>+3994(SB)/2, $0x8080
+DATA fips203Vectors<>+3996(SB)/2, $0x8080
+DATA fips203Vectors<>+3998(SB)/2, $0x8080
+DATA fips203Vectors<>+4000(SB)/2, $0x8080
+DATA fips203Vectors<>+4002(SB)/2, $0x0908
+DATA fips203Vectors<>+4004(SB)/2, $0x800a
+DATA fips203Vectors<>+4006(SB)/2, $0x8080
+DATA fips203Vectors<>+4008(SB)/2, $0x8080
+DATA fips203Vectors<>+4010(SB)/2, $0x8080
+DATA fips203Vectors<>+4012(SB)/2, $0x8080
+DATA fips203Vectors<>+4014(SB)/2, $0x8080
+DATA fips203Vectors<>+4016(SB)/2, $0x8080
+DATA fips203Vectors<>+4018(SB)/2, $0x0908
+DATA fips203Vectors<>+4020(SB)/2, $0x800a
+DATA fips203Vectors<>+4022(SB)/2, $0x8080
+DATA fips203Vectors<>+4024(SB)/2, $0x8080
+DATA fips203Vectors<>+4026(SB)/2, $0x8080
+DATA fips203Vectors<>+4028(SB)/2, $0x8080
+DATA fips203Vectors<>+4030(SB)/2, $0x8080
+DATA fips203Vectors<>+4032(SB)/2, $0x0001
+DATA fips203Vectors<>+4034(SB)/2, $0x0400
+DATA fips203Vectors<>+4036(SB)/2, $0x0001
+DATA fips203Vectors<>+4038(SB)/2, $0x0400
+DATA fips203Vectors<>+4040(SB)/2, $0x0001
+DATA fips203Vectors<>+4042(SB)/2, $0x0400
+DATA fips203Vectors<>+4044(SB)/2, $0x0001
+DATA fips203Vectors<>+4046(SB)/2, $0x0400
+DATA fips203Vectors<>+4048(SB)/2, $0x0001
+DATA fips203Vectors<>+4050(SB)/2, $0x0400
+DATA fips203Vectors<>+4052(SB)/2, $0x0001
+DATA fips203Vectors<>+4054(SB)/2, $0x0400
+DATA fips203Vectors<>+4056(SB)/2, $0x0001
+DATA fips203Vectors<>+4058(SB)/2, $0x0400
+DATA fips203Vectors<>+4060(SB)/2, $0x0001
+DATA fips203Vectors<>+4062(SB)/2, $0x0400
+DATA fips203Vectors<>+4064(SB)/2, $0x000c
+DATA fips203Vectors<>+4066(SB)/2, $0x0000
+DATA fips203Vectors<>+4068(SB)/2, $0x0000
+DATA fips203Vectors<>+4070(SB)/2, $0x0000
+DATA fips203Vectors<>+4072(SB)/2, $0x000c
+DATA fips203Vectors<>+4074(SB)/2, $0x0000
+DATA fips203Vectors<>+4076(SB)/2, $0x0000
+DATA fips203Vectors<>+4078(SB)/2, $0x0000
+DATA fips203Vectors<>+4080(SB)/2, $0x000c
+DATA fips203Vectors<>+4082(SB)/2, $0x0000
+DATA fips203Vectors<>+4084(SB)/2, $0x0000
+DATA fips203Vectors<>+4086(SB)/2, $0x0000
+DATA fips203Vectors<>+4088(SB)/2, $0x000c
+DATA fips203Vectors<>+4090(SB)/2, $0x0000
+DATA fips203Vectors<>+4092(SB)/2, $0x0000
+DATA fips203Vectors<>+4094(SB)/2, $0x0000
+DATA fips203Vectors<>+4096(SB)/2, $0x0100
+DATA fips203Vectors<>+4098(SB)/2, $0x0302
+DATA fips203Vectors<>+4100(SB)/2, $0x0804
+DATA fips203Vectors<>+4102(SB)/2, $0x0a09
+DATA fips203Vectors<>+4104(SB)/2, $0x0c0b
+DATA fips203Vectors<>+4106(SB)/2, $0x8080
+DATA fips203Vectors<>+4108(SB)/2, $0x8080
+DATA fips203Vectors<>+4110(SB)/2, $0x8080
+DATA fips203Vectors<>+4112(SB)/2, $0x0100
+DATA fips203Vectors<>+4114(SB)/2, $0x0302
+DATA fips203Vectors<>+4116(SB)/2, $0x0804
+DATA fips203Vectors<>+4118(SB)/2, $0x0a09
+DATA fips203Vectors<>+4120(SB)/2, $0x0c0b
+DATA fips203Vectors<>+4122(SB)/2, $0x8080
+DATA fips203Vectors<>+4124(SB)/2, $0x8080
+DATA fips203Vectors<>+4126(SB)/2, $0x8080
+DATA fips203Vectors<>+4128(SB)/2, $0x0001
+DATA fips203Vectors<>+4130(SB)/2, $0x0800
+DATA fips203Vectors<>+4132(SB)/2, $0x0001
+DATA fips203Vectors<>+4134(SB)/2, $0x0800
+DATA fips203Vectors<>+4136(SB)/2, $0x0001
+DATA fips203Vectors<>+4138(SB)/2, $0x0800
+DATA fips203Vectors<>+4140(SB)/2, $0x0001
+DATA fips203Vectors<>+4142(SB)/2, $0x0800
+DATA fips203Vectors<>+4144(SB)/2, $0x0001
+DATA fips203Vectors<>+4146(SB)/2, $0x0800
+DATA fips203Vectors<>+4148(SB)/2, $0x0001
+DATA fips203Vectors<>+4150(SB)/2, $0x0800
+DATA fips203Vectors<>+4152(SB)/2, $0x0001
+DATA fips203Vectors<>+4154(SB)/2, $0x0800
+DATA fips203Vectors<>+4156(SB)/2, $0x0001
+DATA fips203Vectors<>+4158(SB)/2, $0x0800
+DATA fips203Vectors<>+4160(SB)/2, $0x000a
+DATA fips203Vectors<>+4162(SB)/2, $0x0000
+DATA fips203Vectors<>+4164(SB)/2, $0x0000
+DATA fips203Vectors<>+4166(SB)/2, $0x0000
+DATA fips203Vectors<>+4168(SB)/2, $0x000a
+DATA fips203Vectors<>+4170(SB)/2, $0x0000
+DATA fips203Vectors<>+4172(SB)/2, $0x0000
+DATA fips203Vectors<>+4174(SB)/2, $0x0000
+DATA fips203Vectors<>+4176(SB)/2, $0x000a
+DATA fips203Vectors<>+4178(SB)/2, $0x0000
+DATA fips203Vectors<>+4180(SB)/2, $0x0000
+DATA fips203Vectors<>+4182(SB)/2, $0x0000
+DATA fips203Vectors<>+4184(SB)/2, $0x000a
+DATA fips203Vectors<>+4186(SB)/2, $0x0000
+DATA fips203Vectors<>+4188(SB)/2, $0x0000
+DATA fips203Vectors<>+4190(SB)/2, $0x0000
+DATA fips203Vectors<>+4192(SB)/2, $0x0100
+DATA fips203Vectors<>+4194(SB)/2, $0x0302
+DATA fips203Vectors<>+4196(SB)/2, $0x0504
+DATA fips203Vectors<>+4198(SB)/2, $0x8080
+DATA fips203Vectors<>+4200(SB)/2, $0x8080
+DATA fips203Vectors<>+4202(SB)/2, $0x8080
+DATA fips203Vectors<>+4204(SB)/2, $0x8080
+DATA fips203Vectors<>+4206(SB)/2, $0x8080
+DATA fips203Vectors<>+4208(SB)/2, $0x0100
+DATA fips203Vectors<>+4210(SB)/2, $0x0302
+DATA fips203Vectors<>+4212(SB)/2, $0x0504
+DATA fips203Vectors<>+4214(SB)/2, $0x8080
+DATA fips203Vectors<>+4216(SB)/2, $0x8080
+DATA fips203Vectors<>+4218(SB)/2, $0x8080
+DATA fips203Vectors<>+4220(SB)/2, $0x8080
+DATA fips203Vectors<>+4222(SB)/2, $0x8080
+DATA fips203Vectors<>+4224(SB)/2, $0x8080
+DATA fips203Vectors<>+4226(SB)/2, $0x8080
+DATA fips203Vectors<>+4228(SB)/2, $0x0880
+DATA fips203Vectors<>+4230(SB)/2, $0x0a09
+DATA fips203Vectors<>+4232(SB)/2, $0x0c0b
+DATA fips203Vectors<>+4234(SB)/2, $0x800d
+DATA fips203Vectors<>+4236(SB)/2, $0x8080
+DATA fips203Vectors<>+4238(SB)/2, $0x8080
+DATA fips203Vectors<>+4240(SB)/2, $0x8080
+DATA fips203Vectors<>+4242(SB)/2, $0x8080
+DATA fips203Vectors<>+4244(SB)/2, $0x0880
+DATA fips203Vectors<>+4246(SB)/2, $0x0a09
+DATA fips203Vectors<>+4248(SB)/2, $0x0c0b
+DATA fips203Vectors<>+4250(SB)/2, $0x800d
+DATA fips203Vectors<>+4252(SB)/2, $0x8080
+DATA fips203Vectors<>+4254(SB)/2, $0x8080
+DATA fips203Vectors<>+4256(SB)/2, $0x0001
+DATA fips203Vectors<>+4258(SB)/2, $0x1000
+DATA fips203Vectors<>+4260(SB)/2, $0x0001
+DATA fips203Vectors<>+4262(SB)/2, $0x1000
+DATA fips203Vectors<>+4264(SB)/2, $0x0001
+DATA fips203Vectors<>+4266(SB)/2, $0x1000
+DATA fips203Vectors<>+4268(SB)/2, $0x0001
+DATA fips203Vectors<>+4270(SB)/2, $0x1000
+DATA fips203Vectors<>+4272(SB)/2, $0x0001
+DATA fips203Vectors<>+4274(SB)/2, $0x1000
+DATA fips203Vectors<>+4276(SB)/2, $0x0001
+DATA fips203Vectors<>+4278(SB)/2, $0x1000
+DATA fips203Vectors<>+4280(SB)/2, $0x0001
+DATA fips203Vectors<>+4282(SB)/2, $0x1000
+DATA fips203Vectors<>+4284(SB)/2, $0x0001
+DATA fips203Vectors<>+4286(SB)/2, $0x1000
+DATA fips203Vectors<>+4288(SB)/2, $0x0008
+DATA fips203Vectors<>+4290(SB)/2, $0x0000
+DATA fips203Vectors<>+4292(SB)/2, $0x0000
+DATA fips203Vectors<>+4294(SB)/2, $0x0000
+DATA fips203Vectors<>+4296(SB)/2, $0x0008
+DATA fips203Vectors<>+4298(SB)/2, $0x0000
+DATA fips203Vectors<>+4300(SB)/2, $0x0000
+DATA fips203Vectors<>+4302(SB)/2, $0x0000
+DATA fips203Vectors<>+4304(SB)/2, $0x0008
+DATA fips203Vectors<>+4306(SB)/2, $0x0000
+DATA fips203Vectors<>+4308(SB)/2, $0x0000
+DATA fips203Vectors<>+4310(SB)/2, $0x0000
+DATA fips203Vectors<>+4312(SB)/2, $0x0008
+DATA fips203Vectors<>+4314(SB)/2, $0x0000
+DATA fips203Vectors<>+4316(SB)/2, $0x0000
+DATA fips203Vectors<>+4318(SB)/2, $0x0000
+DATA fips203Vectors<>+4320(SB)/2, $0x0100
+DATA fips203Vectors<>+4322(SB)/2, $0x0302
+DATA fips203Vectors<>+4324(SB)/2, $0x0504
+DATA fips203Vectors<>+4326(SB)/2, $0x0908
+DATA fips203Vectors<>+4328(SB)/2, $0x0b0a
+DATA fips203Vectors<>+4330(SB)/2, $0x0d0c
+DATA fips203Vectors<>+4332(SB)/2, $0x8080
+DATA fips203Vectors<>+4334(SB)/2, $0x8080
+DATA fips203Vectors<>+4336(SB)/2, $0x0100
+DATA fips203Vectors<>+4338(SB)/2, $0x0302
+DATA fips203Vectors<>+4340(SB)/2, $0x0504
+DATA fips203Vectors<>+4342(SB)/2, $0x0908
+DATA fips203Vectors<>+4344(SB)/2, $0x0b0a
+DATA fips203Vectors<>+4346(SB)/2, $0x0d0c
+DATA fips203Vectors<>+4348(SB)/2, $0x8080
+DATA fips203Vectors<>+4350(SB)/2, $0x8080
+DATA fips203Vectors<>+4352(SB)/2, $0x0001
+DATA fips203Vectors<>+4354(SB)/2, $0x0000
+DATA fips203Vectors<>+4356(SB)/2, $0x0001
+DATA fips203Vectors<>+4358(SB)/2, $0x0000
+DATA fips203Vectors<>+4360(SB)/2, $0x0001
+DATA fips203Vectors<>+4362(SB)/2, $0x0000
+DATA fips203Vectors<>+4364(SB)/2, $0x0001
+DATA fips203Vectors<>+4366(SB)/2, $0x0000
+DATA fips203Vectors<>+4368(SB)/2, $0x0001
+DATA fips203Vectors<>+4370(SB)/2, $0x0000
+DATA fips203Vectors<>+4372(SB)/2, $0x0001
+DATA fips203Vectors<>+4374(SB)/2, $0x0000
+DATA fips203Vectors<>+4376(SB)/2, $0x0001
+DATA fips203Vectors<>+4378(SB)/2, $0x0000
+DATA fips203Vectors<>+4380(SB)/2, $0x0001
+DATA fips203Vectors<>+4382(SB)/2, $0x0000
+DATA fips203Vectors<>+4384(SB)/2, $0x8000
+DATA fips203Vectors<>+4386(SB)/2, $0x8080
+DATA fips203Vectors<>+4388(SB)/2, $0x8000
+DATA fips203Vectors<>+4390(SB)/2, $0x8080
+DATA fips203Vectors<>+4392(SB)/2, $0x8000
+DATA fips203Vectors<>+4394(SB)/2, $0x8080
+DATA fips203Vectors<>+4396(SB)/2, $0x8000
+DATA fips203Vectors<>+4398(SB)/2, $0x8080
+DATA fips203Vectors<>+4400(SB)/2, $0x8000
+DATA fips203Vectors<>+4402(SB)/2, $0x8080
+DATA fips203Vectors<>+4404(SB)/2, $0x8000
+DATA fips203Vectors<>+4406(SB)/2, $0x8080
+DATA fips203Vectors<>+4408(SB)/2, $0x8000
+DATA fips203Vectors<>+4410(SB)/2, $0x8080
+DATA fips203Vectors<>+4412(SB)/2, $0x8000
+DATA fips203Vectors<>+4414(SB)/2, $0x8080
+DATA fips203Vectors<>+4416(SB)/2, $0x0000
+DATA fips203Vectors<>+4418(SB)/2, $0x0000
+DATA fips203Vectors<>+4420(SB)/2, $0x0001
+DATA fips203Vectors<>+4422(SB)/2, $0x0000
+DATA fips203Vectors<>+4424(SB)/2, $0x0002
+DATA fips203Vectors<>+4426(SB)/2, $0x0000
+DATA fips203Vectors<>+4428(SB)/2, $0x0003
+DATA fips203Vectors<>+4430(SB)/2, $0x0000
+DATA fips203Vectors<>+4432(SB)/2, $0x0004
+DATA fips203Vectors<>+4434(SB)/2, $0x0000
+DATA fips203Vectors<>+4436(SB)/2, $0x0005
+DATA fips203Vectors<>+4438(SB)/2, $0x0000
+DATA fips203Vectors<>+4440(SB)/2, $0x0006
+DATA fips203Vectors<>+4442(SB)/2, $0x0000
+DATA fips203Vectors<>+4444(SB)/2, $0x0007
+DATA fips203Vectors<>+4446(SB)/2, $0x0000
+DATA fips203Vectors<>+4448(SB)/2, $0x8001
+DATA fips203Vectors<>+4450(SB)/2, $0x8080
+DATA fips203Vectors<>+4452(SB)/2, $0x8001
+DATA fips203Vectors<>+4454(SB)/2, $0x8080
+DATA fips203Vectors<>+4456(SB)/2, $0x8001
+DATA fips203Vectors<>+4458(SB)/2, $0x8080
+DATA fips203Vectors<>+4460(SB)/2, $0x8001
+DATA fips203Vectors<>+4462(SB)/2, $0x8080
+DATA fips203Vectors<>+4464(SB)/2, $0x8001
+DATA fips203Vectors<>+4466(SB)/2, $0x8080
+DATA fips203Vectors<>+4468(SB)/2, $0x8001
+DATA fips203Vectors<>+4470(SB)/2, $0x8080
+DATA fips203Vectors<>+4472(SB)/2, $0x8001
+DATA fips203Vectors<>+4474(SB)/2, $0x8080
+DATA fips203Vectors<>+4476(SB)/2, $0x8001
+DATA fips203Vectors<>+4478(SB)/2, $0x8080
+DATA fips203Vectors<>+4480(SB)/2, $0x8002
+DATA fips203Vectors<>+4482(SB)/2, $0x8080
+DATA fips203Vectors<>+4484(SB)/2, $0x8002
+DATA fips203Vectors<>+4486(SB)/2, $0x8080
+DATA fips203Vectors<>+4488(SB)/2, $0x8002
+DATA fips203Vectors<>+4490(SB)/2, $0x8080
+DATA fips203Vectors<>+4492(SB)/2, $0x8002
+DATA fips203Vectors<>+4494(SB)/2, $0x8080
+DATA fips203Vectors<>+4496(SB)/2, $0x8002
+DATA fips203Vectors<>+4498(SB)/2, $0x8080
+DATA fips203Vectors<>+4500(SB)/2, $0x8002
+DATA fips203Vectors<>+4502(SB)/2, $0x8080
+DATA fips203Vectors<>+4504(SB)/2, $0x8002
+DATA fips203Vectors<>+4506(SB)/2, $0x8080
+DATA fips203Vectors<>+4508(SB)/2, $0x8002
+DATA fips203Vectors<>+4510(SB)/2, $0x8080
+DATA fips203Vectors<>+4512(SB)/2, $0x8003
+DATA fips203Vectors<>+4514(SB)/2, $0x8080
+DATA fips203Vectors<>+4516(SB)/2, $0x8003
+DATA fips203Vectors<>+4518(SB)/2, $0x8080
+DATA fips203Vectors<>+4520(SB)/2, $0x8003
+DATA fips203Vectors<>+4522(SB)/2, $0x8080
+DATA fips203Vectors<>+4524(SB)/2, $0x8003
+DATA fips203Vectors<>+4526(SB)/2, $0x8080
+DATA fips203Vectors<>+4528(SB)/2, $0x8003
+DATA fips203Vectors<>+4530(SB)/2, $0x8080
+DATA fips203Vectors<>+4532(SB)/2, $0x8003
+DATA fips203Vectors<>+4534(SB)/2, $0x8080
+DATA fips203Vectors<>+4536(SB)/2, $0x8003
+DATA fips203Vectors<>+4538(SB)/2, $0x8080
+DATA fips203Vectors<>+4540(SB)/2, $0x8003
+DATA fips203Vectors<>+4542(SB)/2, $0x8080
+DATA fips203Vectors<>+4544(SB)/2, $0x8004
+DATA fips203Vectors<>+4546(SB)/2, $0x8080
+DATA fips203Vectors<>+4548(SB)/2, $0x8004
+DATA fips203Vectors<>+4550(SB)/2, $0x8080
+DATA fips203Vectors<>+4552(SB)/2, $0x8004
+DATA fips203Vectors<>+4554(SB)/2, $0x8080
+DATA fips203Vectors<>+4556(SB)/2, $0x8004
+DATA fips203Vectors<>+4558(SB)/2, $0x8080
+DATA fips203Vectors<>+4560(SB)/2, $0x8004
+DATA fips203Vectors<>+4562(SB)/2, $0x8080
+DATA fips203Vectors<>+4564(SB)/2, $0x8004
+DATA fips203Vectors<>+4566(SB)/2, $0x8080
+DATA fips203Vectors<>+4568(SB)/2, $0x8004
+DATA fips203Vectors<>+4570(SB)/2, $0x8080
+DATA fips203Vectors<>+4572(SB)/2, $0x8004
+DATA fips203Vectors<>+4574(SB)/2, $0x8080
+DATA fips203Vectors<>+4576(SB)/2, $0x8005
+DATA fips203Vectors<>+4578(SB)/2, $0x8080
+DATA fips203Vectors<>+4580(SB)/2, $0x8005
+DATA fips203Vectors<>+4582(SB)/2, $0x8080
+DATA fips203Vectors<>+4584(SB)/2, $0x8005
+DATA fips203Vectors<>+4586(SB)/2, $0x8080
+DATA fips203Vectors<>+4588(SB)/2, $0x8005
+DATA fips203Vectors<>+4590(SB)/2, $0x8080
+DATA fips203Vectors<>+4592(SB)/2, $0x8005
+DATA fips203Vectors<>+4594(SB)/2, $0x8080
+DATA fips203Vectors<>+4596(SB)/2, $0x8005
+DATA fips203Vectors<>+4598(SB)/2, $0x8080
+DATA fips203Vectors<>+4600(SB)/2, $0x8005
+DATA fips203Vectors<>+4602(SB)/2, $0x8080
+DATA fips203Vectors<>+4604(SB)/2, $0x8005
+DATA fips203Vectors<>+4606(SB)/2, $0x8080
+DATA fips203Vectors<>+4608(SB)/2, $0x8006
+DATA fips203Vectors<>+4610(SB)/2, $0x8080
+DATA fips203Vectors<>+4612(SB)/2, $0x8006
+DATA fips203Vectors<>+4614(SB)/2, $0x8080
+DATA fips203Vectors<>+4616(SB)/2, $0x8006
+DATA fips203Vectors<>+4618(SB)/2, $0x8080
+DATA fips203Vectors<>+4620(SB)/2, $0x8006
+DATA fips203Vectors<>+4622(SB)/2, $0x8080
+DATA fips203Vectors<>+4624(SB)/2, $0x8006
+DATA fips203Vectors<>+4626(SB)/2, $0x8080
+DATA fips203Vectors<>+4628(SB)/2, $0x8006
+DATA fips203Vectors<>+4630(SB)/2, $0x8080
+DATA fips203Vectors<>+4632(SB)/2, $0x8006
+DATA fips203Vectors<>+4634(SB)/2, $0x8080
+DATA fips203Vectors<>+4636(SB)/2, $0x8006
+DATA fips203Vectors<>+4638(SB)/2, $0x8080
+DATA fips203Vectors<>+4640(SB)/2, $0x8007
+DATA fips203Vectors<>+4642(SB)/2, $0x8080
+DATA fips203Vectors<>+4644(SB)/2, $0x8007
+DATA fips203Vectors<>+4646(SB)/2, $0x8080
+DATA fips203Vectors<>+4648(SB)/2, $0x8007
+DATA fips203Vectors<>+4650(SB)/2, $0x8080
+DATA fips203Vectors<>+4652(SB)/2, $0x8007
+DATA fips203Vectors<>+4654(SB)/2, $0x8080
+DATA fips203Vectors<>+4656(SB)/2, $0x8007
+DATA fips203Vectors<>+4658(SB)/2, $0x8080
+DATA fips203Vectors<>+4660(SB)/2, $0x8007
+DATA fips203Vectors<>+4662(SB)/2, $0x8080
+DATA fips203Vectors<>+4664(SB)/2, $0x8007
+DATA fips203Vectors<>+4666(SB)/2, $0x8080
+DATA fips203Vectors<>+4668(SB)/2, $0x8007
+DATA fips203Vectors<>+4670(SB)/2, $0x8080
+DATA fips203Vectors<>+4672(SB)/2, $0x8008
+DATA fips203Vectors<>+4674(SB)/2, $0x8080
+DATA fips203Vectors<>+4676(SB)/2, $0x8008
+DATA fips203Vectors<>+4678(SB)/2, $0x8080
+DATA fips203Vectors<>+4680(SB)/2, $0x8008
+DATA fips203Vectors<>+4682(SB)/2, $0x8080
+DATA fips203Vectors<>+4684(SB)/2, $0x8008
+DATA fips203Vectors<>+4686(SB)/2, $0x8080
+DATA fips203Vectors<>+4688(SB)/2, $0x8008
+DATA fips203Vectors<>+4690(SB)/2, $0x8080
+DATA fips203Vectors<>+4692(SB)/2, $0x8008
+DATA fips203Vectors<>+4694(SB)/2, $0x8080
+DATA fips203Vectors<>+4696(SB)/2, $0x8008
+DATA fips203Vectors<>+4698(SB)/2, $0x8080
+DATA fips203Vectors<>+4700(SB)/2, $0x8008
+DATA fips203Vectors<>+4702(SB)/2, $0x8080
+DATA fips203Vectors<>+4704(SB)/2, $0x8009
+DATA fips203Vectors<>+4706(SB)/2, $0x8080
+DATA fips203Vectors<>+4708(SB)/2, $0x8009
+DATA fips203Vectors<>+4710(SB)/2, $0x8080
+DATA fips203Vectors<>+4712(SB)/2, $0x8009
+DATA fips203Vectors<>+4714(SB)/2, $0x8080
+DATA fips203Vectors<>+4716(SB)/2, $0x8009
+DATA fips203Vectors<>+4718(SB)/2, $0x8080
+DATA fips203Vectors<>+4720(SB)/2, $0x8009
+DATA fips203Vectors<>+4722(SB)/2, $0x8080
+DATA fips203Vectors<>+4724(SB)/2, $0x8009
+DATA fips203Vectors<>+4726(SB)/2, $0x8080
+DATA fips203Vectors<>+4728(SB)/2, $0x8009
+DATA fips203Vectors<>+4730(SB)/2, $0x8080
+DATA fips203Vectors<>+4732(SB)/2, $0x8009
+DATA fips203Vectors<>+4734(SB)/2, $0x8080
+DATA fips203Vectors<>+4736(SB)/2, $0x800a
+DATA fips203Vectors<>+4738(SB)/2, $0x8080
+DATA fips203Vectors<>+4740(SB)/2, $0x800a
+DATA fips203Vectors<>+4742(SB)/2, $0x8080
+DATA fips203Vectors<>+4744(SB)/2, $0x800a
+DATA fips203Vectors<>+4746(SB)/2, $0x8080
+DATA fips203Vectors<>+4748(SB)/2, $0x800a
+DATA fips203Vectors<>+4750(SB)/2, $0x8080
+DATA fips203Vectors<>+4752(SB)/2, $0x800a
+DATA fips203Vectors<>+4754(SB)/2, $0x8080
+DATA fips203Vectors<>+4756(SB)/2, $0x800a
+DATA fips203Vectors<>+4758(SB)/2, $0x8080
+DATA fips203Vectors<>+4760(SB)/2, $0x800a
+DATA fips203Vectors<>+4762(SB)/2, $0x8080
+DATA fips203Vectors<>+4764(SB)/2, $0x800a
+DATA fips203Vectors<>+4766(SB)/2, $0x8080
+DATA fips203Vectors<>+4768(SB)/2, $0x800b
+DATA fips203Vectors<>+4770(SB)/2, $0x8080
+DATA fips203Vectors<>+4772(SB)/2, $0x800b
+DATA fips203Vectors<>+4774(SB)/2, $0x8080
+DATA fips203Vectors<>+4776(SB)/2, $0x800b
+DATA fips203Vectors<>+4778(SB)/2, $0x8080
+DATA fips203Vectors<>+4780(SB)/2, $0x800b
+DATA fips203Vectors<>+4782(SB)/2, $0x8080
+DATA fips203Vectors<>+4784(SB)/2, $0x800b
+DATA fips203Vectors<>+4786(SB)/2, $0x8080
+DATA fips203Vectors<>+4788(SB)/2, $0x800b
+DATA fips203Vectors<>+4790(SB)/2, $0x8080
+DATA fips203Vectors<>+4792(SB)/2, $0x800b
+DATA fips203Vectors<>+4794(SB)/2, $0x8080
+DATA fips203Vectors<>+4796(SB)/2, $0x800b
+DATA fips203Vectors<>+4798(SB)/2, $0x8080
+DATA fips203Vectors<>+4800(SB)/2, $0x800c
+DATA fips203Vectors<>+4802(SB)/2, $0x8080
+DATA fips203Vectors<>+4804(SB)/2, $0x800c
+DATA fips203Vectors<>+4806(SB)/2, $0x8080
+DATA fips203Vectors<>+4808(SB)/2, $0x800c
+DATA fips203Vectors<>+4810(SB)/2, $0x8080
+DATA fips203Vectors<>+4812(SB)/2, $0x800c
+DATA fips203Vectors<>+4814(SB)/2, $0x8080
+DATA fips203Vectors<>+4816(SB)/2, $0x800c
+DATA fips203Vectors<>+4818(SB)/2, $0x8080
+DATA fips203Vectors<>+4820(SB)/2, $0x800c
+DATA fips203Vectors<>+4822(SB)/2, $0x8080
+DATA fips203Vectors<>+4824(SB)/2, $0x800c
+DATA fips203Vectors<>+4826(SB)/2, $0x8080
+DATA fips203Vectors<>+4828(SB)/2, $0x800c
+DATA fips203Vectors<>+4830(SB)/2, $0x8080
+DATA fips203Vectors<>+4832(SB)/2, $0x800d
+DATA fips203Vectors<>+4834(SB)/2, $0x8080
+DATA fips203Vectors<>+4836(SB)/2, $0x800d
+DATA fips203Vectors<>+4838(SB)/2, $0x8080
+DATA fips203Vectors<>+4840(SB)/2, $0x800d
+DATA fips203Vectors<>+4842(SB)/2, $0x8080
+DATA fips203Vectors<>+4844(SB)/2, $0x800d
+DATA fips203Vectors<>+4846(SB)/2, $0x8080
+DATA fips203Vectors<>+4848(SB)/2, $0x800d
+DATA fips203Vectors<>+4850(SB)/2, $0x8080
+DATA fips203Vectors<>+4852(SB)/2, $0x800d
+DATA fips203Vectors<>+4854(SB)/2, $0x8080
+DATA fips203Vectors<>+4856(SB)/2, $0x800d
+DATA fips203Vectors<>+4858(SB)/2, $0x8080
+DATA fips203Vectors<>+4860(SB)/2, $0x800d
+DATA fips203Vectors<>+4862(SB)/2, $0x8080
+DATA fips203Vectors<>+4864(SB)/2, $0x800e
+DATA fips203Vectors<>+4866(SB)/2, $0x8080
+DATA fips203Vectors<>+4868(SB)/2, $0x800e
+DATA fips203Vectors<>+4870(SB)/2, $0x8080
+DATA fips203Vectors<>+4872(SB)/2, $0x800e
+DATA fips203Vectors<>+4874(SB)/2, $0x8080
+DATA fips203Vectors<>+4876(SB)/2, $0x800e
+DATA fips203Vectors<>+4878(SB)/2, $0x8080
+DATA fips203Vectors<>+4880(SB)/2, $0x800e
+DATA fips203Vectors<>+4882(SB)/2, $0x8080
+DATA fips203Vectors<>+4884(SB)/2, $0x800e
+DATA fips203Vectors<>+4886(SB)/2, $0x8080
+DATA fips203Vectors<>+4888(SB)/2, $0x800e
+DATA fips203Vectors<>+4890(SB)/2, $0x8080
+DATA fips203Vectors<>+4892(SB)/2, $0x800e
+DATA fips203Vectors<>+4894(SB)/2, $0x8080
+DATA fips203Vectors<>+4896(SB)/2, $0x800f
+DATA fips203Vectors<>+4898(SB)/2, $0x8080
+DATA fips203Vectors<>+4900(SB)/2, $0x800f
+DATA fips203Vectors<>+4902(SB)/2, $0x8080
+DATA fips203Vectors<>+4904(SB)/2, $0x800f
+DATA fips203Vectors<>+4906(SB)/2, $0x8080
+DATA fips203Vectors<>+4908(SB)/2, $0x800f
+DATA fips203Vectors<>+4910(SB)/2, $0x8080
+DATA fips203Vectors<>+4912(SB)/2, $0x800f
+DATA fips203Vectors<>+4914(SB)/2, $0x8080
+DATA fips203Vectors<>+4916(SB)/2, $0x800f
+DATA fips203Vectors<>+4918(SB)/2, $0x8080
+DATA fips203Vectors<>+4920(SB)/2, $0x800f
+DATA fips203Vectors<>+4922(SB)/2, $0x8080
+DATA fips203Vectors<>+4924(SB)/2, $0x800f
+DATA fips203Vectors<>+4926(SB)/2, $0x8080
+DATA fips203Vectors<>+4928(SB)/2, $0x000f
+DATA fips203Vectors<>+4930(SB)/2, $0x0000
+DATA fips203Vectors<>+4932(SB)/2, $0x000f
+DATA fips203Vectors<>+4934(SB)/2, $0x0000
+DATA fips203Vectors<>+4936(SB)/2, $0x000f
+DATA fips203Vectors<>+4938(SB)/2, $0x0000
+DATA fips203Vectors<>+4940(SB)/2, $0x000f
+DATA fips203Vectors<>+4942(SB)/2, $0x0000
+DATA fips203Vectors<>+4944(SB)/2, $0x000f
+DATA fips203Vectors<>+4946(SB)/2, $0x0000
+DATA fips203Vectors<>+4948(SB)/2, $0x000f
+DATA fips203Vectors<>+4950(SB)/2, $0x0000
+DATA fips203Vectors<>+4952(SB)/2, $0x000f
+DATA fips203Vectors<>+4954(SB)/2, $0x0000
+DATA fips203Vectors<>+4956(SB)/2, $0x000f
+DATA fips203Vectors<>+4958(SB)/2, $0x0000
+DATA fips203Vectors<>+4960(SB)/2, $0x8000
+DATA fips203Vectors<>+4962(SB)/2, $0x8080
+DATA fips203Vectors<>+4964(SB)/2, $0x8000
+DATA fips203Vectors<>+4966(SB)/2, $0x8080
+DATA fips203Vectors<>+4968(SB)/2, $0x8001
+DATA fips203Vectors<>+4970(SB)/2, $0x8080
+DATA fips203Vectors<>+4972(SB)/2, $0x8001
+DATA fips203Vectors<>+4974(SB)/2, $0x8080
+DATA fips203Vectors<>+4976(SB)/2, $0x8000
+DATA fips203Vectors<>+4978(SB)/2, $0x8080
+DATA fips203Vectors<>+4980(SB)/2, $0x8000
+DATA fips203Vectors<>+4982(SB)/2, $0x8080
+DATA fips203Vectors<>+4984(SB)/2, $0x8001
+DATA fips203Vectors<>+4986(SB)/2, $0x8080
+DATA fips203Vectors<>+4988(SB)/2, $0x8001
+DATA fips203Vectors<>+4990(SB)/2, $0x8080
+DATA fips203Vectors<>+4992(SB)/2, $0x0000
+DATA fips203Vectors<>+4994(SB)/2, $0x0000
+DATA fips203Vectors<>+4996(SB)/2, $0x0004
+DATA fips203Vectors<>+4998(SB)/2, $0x0000
+DATA fips203Vectors<>+5000(SB)/2, $0x0000
+DATA fips203Vectors<>+5002(SB)/2, $0x0000
+DATA fips203Vectors<>+5004(SB)/2, $0x0004
+DATA fips203Vectors<>+5006(SB)/2, $0x0000
+DATA fips203Vectors<>+5008(SB)/2, $0x0000
+DATA fips203Vectors<>+5010(SB)/2, $0x0000
+DATA fips203Vectors<>+5012(SB)/2, $0x0004
+DATA fips203Vectors<>+5014(SB)/2, $0x0000
+DATA fips203Vectors<>+5016(SB)/2, $0x0000
+DATA fips203Vectors<>+5018(SB)/2, $0x0000
+DATA fips203Vectors<>+5020(SB)/2, $0x0004
+DATA fips203Vectors<>+5022(SB)/2, $0x0000
+DATA fips203Vectors<>+5024(SB)/2, $0x8000
+DATA fips203Vectors<>+5026(SB)/2, $0x8080
+DATA fips203Vectors<>+5028(SB)/2, $0x8000
+DATA fips203Vectors<>+5030(SB)/2, $0x8080
+DATA fips203Vectors<>+5032(SB)/2, $0x8001
+DATA fips203Vectors<>+5034(SB)/2, $0x8080
+DATA fips203Vectors<>+5036(SB)/2, $0x8001
+DATA fips203Vectors<>+5038(SB)/2, $0x8080
+DATA fips203Vectors<>+5040(SB)/2, $0x8002
+DATA fips203Vectors<>+5042(SB)/2, $0x8080
+DATA fips203Vectors<>+5044(SB)/2, $0x8002
+DATA fips203Vectors<>+5046(SB)/2, $0x8080
+DATA fips203Vectors<>+5048(SB)/2, $0x8003
+DATA fips203Vectors<>+5050(SB)/2, $0x8080
+DATA fips203Vectors<>+5052(SB)/2, $0x8003
+DATA fips203Vectors<>+5054(SB)/2, $0x8080
+DATA fips203Vectors<>+5056(SB)/2, $0x8004
+DATA fips203Vectors<>+5058(SB)/2, $0x8080
+DATA fips203Vectors<>+5060(SB)/2, $0x8004
+DATA fips203Vectors<>+5062(SB)/2, $0x8080
+DATA fips203Vectors<>+5064(SB)/2, $0x8005
+DATA fips203Vectors<>+5066(SB)/2, $0x8080
+DATA fips203Vectors<>+5068(SB)/2, $0x8005
+DATA fips203Vectors<>+5070(SB)/2, $0x8080
+DATA fips203Vectors<>+5072(SB)/2, $0x8006
+DATA fips203Vectors<>+5074(SB)/2, $0x8080
+DATA fips203Vectors<>+5076(SB)/2, $0x8006
+DATA fips203Vectors<>+5078(SB)/2, $0x8080
+DATA fips203Vectors<>+5080(SB)/2, $0x8007
+DATA fips203Vectors<>+5082(SB)/2, $0x8080
+DATA fips203Vectors<>+5084(SB)/2, $0x8007
+DATA fips203Vectors<>+5086(SB)/2, $0x8080
+DATA fips203Vectors<>+5088(SB)/2, $0x8008
+DATA fips203Vectors<>+5090(SB)/2, $0x8080
+DATA fips203Vectors<>+5092(SB)/2, $0x8008
+DATA fips203Vectors<>+5094(SB)/2, $0x8080
+DATA fips203Vectors<>+5096(SB)/2, $0x8009
+DATA fips203Vectors<>+5098(SB)/2, $0x8080
+DATA fips203Vectors<>+5100(SB)/2, $0x8009
+DATA fips203Vectors<>+5102(SB)/2, $0x8080
+DATA fips203Vectors<>+5104(SB)/2, $0x800a
+DATA fips203Vectors<>+5106(SB)/2, $0x8080
+DATA fips203Vectors<>+5108(SB)/2, $0x800a
+DATA fips203Vectors<>+5110(SB)/2, $0x8080
+DATA fips203Vectors<>+5112(SB)/2, $0x800b
+DATA fips203Vectors<>+5114(SB)/2, $0x8080
+DATA fips203Vectors<>+5116(SB)/2, $0x800b
+DATA fips203Vectors<>+5118(SB)/2, $0x8080
+DATA fips203Vectors<>+5120(SB)/2, $0x800c
+DATA fips203Vectors<>+5122(SB)/2, $0x8080
+DATA fips203Vectors<>+5124(SB)/2, $0x800c
+DATA fips203Vectors<>+5126(SB)/2, $0x8080
+DATA fips203Vectors<>+5128(SB)/2, $0x800d
+DATA fips203Vectors<>+5130(SB)/2, $0x8080
+DATA fips203Vectors<>+5132(SB)/2, $0x800d
+DATA fips203Vectors<>+5134(SB)/2, $0x8080
+DATA fips203Vectors<>+5136(SB)/2, $0x800e
+DATA fips203Vectors<>+5138(SB)/2, $0x8080
+DATA fips203Vectors<>+5140(SB)/2, $0x800e
+DATA fips203Vectors<>+5142(SB)/2, $0x8080
+DATA fips203Vectors<>+5144(SB)/2, $0x800f
+DATA fips203Vectors<>+5146(SB)/2, $0x8080
+DATA fips203Vectors<>+5148(SB)/2, $0x800f
+DATA fips203Vectors<>+5150(SB)/2, $0x8080
+DATA fips203Vectors<>+5152(SB)/2, $0x001f
+DATA fips203Vectors<>+5154(SB)/2, $0x0000
+DATA fips203Vectors<>+5156(SB)/2, $0x001f
+DATA fips203Vectors<>+5158(SB)/2, $0x0000
+DATA fips203Vectors<>+5160(SB)/2, $0x001f
+DATA fips203Vectors<>+5162(SB)/2, $0x0000
+DATA fips203Vectors<>+5164(SB)/2, $0x001f
+DATA fips203Vectors<>+5166(SB)/2, $0x0000
+DATA fips203Vectors<>+5168(SB)/2, $0x001f
+DATA fips203Vectors<>+5170(SB)/2, $0x0000
+DATA fips203Vectors<>+5172(SB)/2, $0x001f
+DATA fips203Vectors<>+5174(SB)/2, $0x0000
+DATA fips203Vectors<>+5176(SB)/2, $0x001f
+DATA fips203Vectors<>+5178(SB)/2, $0x0000
+DATA fips203Vectors<>+5180(SB)/2, $0x001f
+DATA fips203Vectors<>+5182(SB)/2, $0x0000
+DATA fips203Vectors<>+5184(SB)/2, $0x8000
+DATA fips203Vectors<>+5186(SB)/2, $0x8080
+DATA fips203Vectors<>+5188(SB)/2, $0x0100
+DATA fips203Vectors<>+5190(SB)/2, $0x8080
+DATA fips203Vectors<>+5192(SB)/2, $0x8001
+DATA fips203Vectors<>+5194(SB)/2, $0x8080
+DATA fips203Vectors<>+5196(SB)/2, $0x0201
+DATA fips203Vectors<>+5198(SB)/2, $0x8080
+DATA fips203Vectors<>+5200(SB)/2, $0x0100
+DATA fips203Vectors<>+5202(SB)/2, $0x8080
+DATA fips203Vectors<>+5204(SB)/2, $0x8001
+DATA fips203Vectors<>+5206(SB)/2, $0x8080
+DATA fips203Vectors<>+5208(SB)/2, $0x0201
+DATA fips203Vectors<>+5210(SB)/2, $0x8080
+DATA fips203Vectors<>+5212(SB)/2, $0x8002
+DATA fips203Vectors<>+5214(SB)/2, $0x8080
+DATA fips203Vectors<>+5216(SB)/2, $0x0000
+DATA fips203Vectors<>+5218(SB)/2, $0x0000
+DATA fips203Vectors<>+5220(SB)/2, $0x0005
+DATA fips203Vectors<>+5222(SB)/2, $0x0000
+DATA fips203Vectors<>+5224(SB)/2, $0x0002
+DATA fips203Vectors<>+5226(SB)/2, $0x0000
+DATA fips203Vectors<>+5228(SB)/2, $0x0007
+DATA fips203Vectors<>+5230(SB)/2, $0x0000
+DATA fips203Vectors<>+5232(SB)/2, $0x0004
+DATA fips203Vectors<>+5234(SB)/2, $0x0000
+DATA fips203Vectors<>+5236(SB)/2, $0x0001
+DATA fips203Vectors<>+5238(SB)/2, $0x0000
+DATA fips203Vectors<>+5240(SB)/2, $0x0006
+DATA fips203Vectors<>+5242(SB)/2, $0x0000
+DATA fips203Vectors<>+5244(SB)/2, $0x0003
+DATA fips203Vectors<>+5246(SB)/2, $0x0000
+DATA fips203Vectors<>+5248(SB)/2, $0x8001
+DATA fips203Vectors<>+5250(SB)/2, $0x8080
+DATA fips203Vectors<>+5252(SB)/2, $0x0201
+DATA fips203Vectors<>+5254(SB)/2, $0x8080
+DATA fips203Vectors<>+5256(SB)/2, $0x8002
+DATA fips203Vectors<>+5258(SB)/2, $0x8080
+DATA fips203Vectors<>+5260(SB)/2, $0x0302
+DATA fips203Vectors<>+5262(SB)/2, $0x8080
+DATA fips203Vectors<>+5264(SB)/2, $0x0403
+DATA fips203Vectors<>+5266(SB)/2, $0x8080
+DATA fips203Vectors<>+5268(SB)/2, $0x8004
+DATA fips203Vectors<>+5270(SB)/2, $0x8080
+DATA fips203Vectors<>+5272(SB)/2, $0x0504
+DATA fips203Vectors<>+5274(SB)/2, $0x8080
+DATA fips203Vectors<>+5276(SB)/2, $0x8005
+DATA fips203Vectors<>+5278(SB)/2, $0x8080
+DATA fips203Vectors<>+5280(SB)/2, $0x8006
+DATA fips203Vectors<>+5282(SB)/2, $0x8080
+DATA fips203Vectors<>+5284(SB)/2, $0x0706
+DATA fips203Vectors<>+5286(SB)/2, $0x8080
+DATA fips203Vectors<>+5288(SB)/2, $0x8007
+DATA fips203Vectors<>+5290(SB)/2, $0x8080
+DATA fips203Vectors<>+5292(SB)/2, $0x0807
+DATA fips203Vectors<>+5294(SB)/2, $0x8080
+DATA fips203Vectors<>+5296(SB)/2, $0x0908
+DATA fips203Vectors<>+5298(SB)/2, $0x8080
+DATA fips203Vectors<>+5300(SB)/2, $0x8009
+DATA fips203Vectors<>+5302(SB)/2, $0x8080
+DATA fips203Vectors<>+5304(SB)/2, $0x0a09
+DATA fips203Vectors<>+5306(SB)/2, $0x8080
+DATA fips203Vectors<>+5308(SB)/2, $0x800a
+DATA fips203Vectors<>+5310(SB)/2, $0x8080
+DATA fips203Vectors<>+5312(SB)/2, $0x800b
+DATA fips203Vectors<>+5314(SB)/2, $0x8080
+DATA fips203Vectors<>+5316(SB)/2, $0x0c0b
+DATA fips203Vectors<>+5318(SB)/2, $0x8080
+DATA fips203Vectors<>+5320(SB)/2, $0x800c
+DATA fips203Vectors<>+5322(SB)/2, $0x8080
+DATA fips203Vectors<>+5324(SB)/2, $0x0d0c
+DATA fips203Vectors<>+5326(SB)/2, $0x8080
+DATA fips203Vectors<>+5328(SB)/2, $0x0e0d
+DATA fips203Vectors<>+5330(SB)/2, $0x8080
+DATA fips203Vectors<>+5332(SB)/2, $0x800e
+DATA fips203Vectors<>+5334(SB)/2, $0x8080
+DATA fips203Vectors<>+5336(SB)/2, $0x0f0e
+DATA fips203Vectors<>+5338(SB)/2, $0x8080
+DATA fips203Vectors<>+5340(SB)/2, $0x800f
+DATA fips203Vectors<>+5342(SB)/2, $0x8080
+DATA fips203Vectors<>+5344(SB)/2, $0x03ff
+DATA fips203Vectors<>+5346(SB)/2, $0x0000
+DATA fips203Vectors<>+5348(SB)/2, $0x03ff
+DATA fips203Vectors<>+5350(SB)/2, $0x0000
+DATA fips203Vectors<>+5352(SB)/2, $0x03ff
+DATA fips203Vectors<>+5354(SB)/2, $0x0000
+DATA fips203Vectors<>+5356(SB)/2, $0x03ff
+DATA fips203Vectors<>+5358(SB)/2, $0x0000
+DATA fips203Vectors<>+5360(SB)/2, $0x03ff
+DATA fips203Vectors<>+5362(SB)/2, $0x0000
+DATA fips203Vectors<>+5364(SB)/2, $0x03ff
+DATA fips203Vectors<>+5366(SB)/2, $0x0000
+DATA fips203Vectors<>+5368(SB)/2, $0x03ff
+DATA fips203Vectors<>+5370(SB)/2, $0x0000
+DATA fips203Vectors<>+5372(SB)/2, $0x03ff
+DATA fips203Vectors<>+5374(SB)/2, $0x0000
+DATA fips203Vectors<>+5376(SB)/2, $0x0100
+DATA fips203Vectors<>+5378(SB)/2, $0x8080
+DATA fips203Vectors<>+5380(SB)/2, $0x0201
+DATA fips203Vectors<>+5382(SB)/2, $0x8080
+DATA fips203Vectors<>+5384(SB)/2, $0x0302
+DATA fips203Vectors<>+5386(SB)/2, $0x8080
+DATA fips203Vectors<>+5388(SB)/2, $0x0403
+DATA fips203Vectors<>+5390(SB)/2, $0x8080
+DATA fips203Vectors<>+5392(SB)/2, $0x0100
+DATA fips203Vectors<>+5394(SB)/2, $0x8080
+DATA fips203Vectors<>+5396(SB)/2, $0x0201
+DATA fips203Vectors<>+5398(SB)/2, $0x8080
+DATA fips203Vectors<>+5400(SB)/2, $0x0302
+DATA fips203Vectors<>+5402(SB)/2, $0x8080
+DATA fips203Vectors<>+5404(SB)/2, $0x0403
+DATA fips203Vectors<>+5406(SB)/2, $0x8080
+DATA fips203Vectors<>+5408(SB)/2, $0x0000
+DATA fips203Vectors<>+5410(SB)/2, $0x0000
+DATA fips203Vectors<>+5412(SB)/2, $0x0002
+DATA fips203Vectors<>+5414(SB)/2, $0x0000
+DATA fips203Vectors<>+5416(SB)/2, $0x0004
+DATA fips203Vectors<>+5418(SB)/2, $0x0000
+DATA fips203Vectors<>+5420(SB)/2, $0x0006
+DATA fips203Vectors<>+5422(SB)/2, $0x0000
+DATA fips203Vectors<>+5424(SB)/2, $0x0000
+DATA fips203Vectors<>+5426(SB)/2, $0x0000
+DATA fips203Vectors<>+5428(SB)/2, $0x0002
+DATA fips203Vectors<>+5430(SB)/2, $0x0000
+DATA fips203Vectors<>+5432(SB)/2, $0x0004
+DATA fips203Vectors<>+5434(SB)/2, $0x0000
+DATA fips203Vectors<>+5436(SB)/2, $0x0006
+DATA fips203Vectors<>+5438(SB)/2, $0x0000
+DATA fips203Vectors<>+5440(SB)/2, $0x0100
+DATA fips203Vectors<>+5442(SB)/2, $0x8080
+DATA fips203Vectors<>+5444(SB)/2, $0x0201
+DATA fips203Vectors<>+5446(SB)/2, $0x8080
+DATA fips203Vectors<>+5448(SB)/2, $0x0302
+DATA fips203Vectors<>+5450(SB)/2, $0x8080
+DATA fips203Vectors<>+5452(SB)/2, $0x0403
+DATA fips203Vectors<>+5454(SB)/2, $0x8080
+DATA fips203Vectors<>+5456(SB)/2, $0x0201
+DATA fips203Vectors<>+5458(SB)/2, $0x8080
+DATA fips203Vectors<>+5460(SB)/2, $0x0302
+DATA fips203Vectors<>+5462(SB)/2, $0x8080
+DATA fips203Vectors<>+5464(SB)/2, $0x0403
+DATA fips203Vectors<>+5466(SB)/2, $0x8080
+DATA fips203Vectors<>+5468(SB)/2, $0x0504
+DATA fips203Vectors<>+5470(SB)/2, $0x8080
+DATA fips203Vectors<>+5472(SB)/2, $0x0706
+DATA fips203Vectors<>+5474(SB)/2, $0x8080
+DATA fips203Vectors<>+5476(SB)/2, $0x0807
+DATA fips203Vectors<>+5478(SB)/2, $0x8080
+DATA fips203Vectors<>+5480(SB)/2, $0x0908
+DATA fips203Vectors<>+5482(SB)/2, $0x8080
+DATA fips203Vectors<>+5484(SB)/2, $0x0a09
+DATA fips203Vectors<>+5486(SB)/2, $0x8080
+DATA fips203Vectors<>+5488(SB)/2, $0x0c0b
+DATA fips203Vectors<>+5490(SB)/2, $0x8080
+DATA fips203Vectors<>+5492(SB)/2, $0x0d0c
+DATA fips203Vectors<>+5494(SB)/2, $0x8080
+DATA fips203Vectors<>+5496(SB)/2, $0x0e0d
+DATA fips203Vectors<>+5498(SB)/2, $0x8080
+DATA fips203Vectors<>+5500(SB)/2, $0x0f0e
+DATA fips203Vectors<>+5502(SB)/2, $0x8080
+DATA fips203Vectors<>+5504(SB)/2, $0x07ff
+DATA fips203Vectors<>+5506(SB)/2, $0x0000
+DATA fips203Vectors<>+5508(SB)/2, $0x07ff
+DATA fips203Vectors<>+5510(SB)/2, $0x0000
+DATA fips203Vectors<>+5512(SB)/2, $0x07ff
+DATA fips203Vectors<>+5514(SB)/2, $0x0000
+DATA fips203Vectors<>+5516(SB)/2, $0x07ff
+DATA fips203Vectors<>+5518(SB)/2, $0x0000
+DATA fips203Vectors<>+5520(SB)/2, $0x07ff
+DATA fips203Vectors<>+5522(SB)/2, $0x0000
+DATA fips203Vectors<>+5524(SB)/2, $0x07ff
+DATA fips203Vectors<>+5526(SB)/2, $0x0000
+DATA fips203Vectors<>+5528(SB)/2, $0x07ff
+DATA fips203Vectors<>+5530(SB)/2, $0x0000
+DATA fips203Vectors<>+5532(SB)/2, $0x07ff
+DATA fips203Vectors<>+5534(SB)/2, $0x0000
+DATA fips203Vectors<>+5536(SB)/2, $0x0100
+DATA fips203Vectors<>+5538(SB)/2, $0x8080
+DATA fips203Vectors<>+5540(SB)/2, $0x0201
+DATA fips203Vectors<>+5542(SB)/2, $0x8080
+DATA fips203Vectors<>+5544(SB)/2, $0x0302
+DATA fips203Vectors<>+5546(SB)/2, $0x8004
+DATA fips203Vectors<>+5548(SB)/2, $0x0504
+DATA fips203Vectors<>+5550(SB)/2, $0x8080
+DATA fips203Vectors<>+5552(SB)/2, $0x0100
+DATA fips203Vectors<>+5554(SB)/2, $0x8080
+DATA fips203Vectors<>+5556(SB)/2, $0x0201
+DATA fips203Vectors<>+5558(SB)/2, $0x8003
+DATA fips203Vectors<>+5560(SB)/2, $0x0403
+DATA fips203Vectors<>+5562(SB)/2, $0x8080
+DATA fips203Vectors<>+5564(SB)/2, $0x0504
+DATA fips203Vectors<>+5566(SB)/2, $0x8080
+DATA fips203Vectors<>+5568(SB)/2, $0x0000
+DATA fips203Vectors<>+5570(SB)/2, $0x0000
+DATA fips203Vectors<>+5572(SB)/2, $0x0003
+DATA fips203Vectors<>+5574(SB)/2, $0x0000
+DATA fips203Vectors<>+5576(SB)/2, $0x0006
+DATA fips203Vectors<>+5578(SB)/2, $0x0000
+DATA fips203Vectors<>+5580(SB)/2, $0x0001
+DATA fips203Vectors<>+5582(SB)/2, $0x0000
+DATA fips203Vectors<>+5584(SB)/2, $0x0004
+DATA fips203Vectors<>+5586(SB)/2, $0x0000
+DATA fips203Vectors<>+5588(SB)/2, $0x0007
+DATA fips203Vectors<>+5590(SB)/2, $0x0000
+DATA fips203Vectors<>+5592(SB)/2, $0x0002
+DATA fips203Vectors<>+5594(SB)/2, $0x0000
+DATA fips203Vectors<>+5596(SB)/2, $0x0005
+DATA fips203Vectors<>+5598(SB)/2, $0x0000
+DATA fips203Vectors<>+5600(SB)/2, $0x0605
+DATA fips203Vectors<>+5602(SB)/2, $0x8080
+DATA fips203Vectors<>+5604(SB)/2, $0x0706
+DATA fips203Vectors<>+5606(SB)/2, $0x8080
+DATA fips203Vectors<>+5608(SB)/2, $0x0807
+DATA fips203Vectors<>+5610(SB)/2, $0x8009
+DATA fips203Vectors<>+5612(SB)/2, $0x0a09
+DATA fips203Vectors<>+5614(SB)/2, $0x8080
+DATA fips203Vectors<>+5616(SB)/2, $0x0b0a
+DATA fips203Vectors<>+5618(SB)/2, $0x8080
+DATA fips203Vectors<>+5620(SB)/2, $0x0c0b
+DATA fips203Vectors<>+5622(SB)/2, $0x800d
+DATA fips203Vectors<>+5624(SB)/2, $0x0e0d
+DATA fips203Vectors<>+5626(SB)/2, $0x8080
+DATA fips203Vectors<>+5628(SB)/2, $0x0f0e
+DATA fips203Vectors<>+5630(SB)/2, $0x8080
+DATA fips203Vectors<>+5632(SB)/2, $0x0fff
+DATA fips203Vectors<>+5634(SB)/2, $0x0000
+DATA fips203Vectors<>+5636(SB)/2, $0x0fff
+DATA fips203Vectors<>+5638(SB)/2, $0x0000
+DATA fips203Vectors<>+5640(SB)/2, $0x0fff
+DATA fips203Vectors<>+5642(SB)/2, $0x0000
+DATA fips203Vectors<>+5644(SB)/2, $0x0fff
+DATA fips203Vectors<>+5646(SB)/2, $0x0000
+DATA fips203Vectors<>+5648(SB)/2, $0x0fff
+DATA fips203Vectors<>+5650(SB)/2, $0x0000
+DATA fips203Vectors<>+5652(SB)/2, $0x0fff
+DATA fips203Vectors<>+5654(SB)/2, $0x0000
+DATA fips203Vectors<>+5656(SB)/2, $0x0fff
+DATA fips203Vectors<>+5658(SB)/2, $0x0000
+DATA fips203Vectors<>+5660(SB)/2, $0x0fff
+DATA fips203Vectors<>+5662(SB)/2, $0x0000
+DATA fips203Vectors<>+5664(SB)/2, $0x0100
+DATA fips203Vectors<>+5666(SB)/2, $0x8080
+DATA fips203Vectors<>+5668(SB)/2, $0x0201
+DATA fips203Vectors<>+5670(SB)/2, $0x8080
+DATA fips203Vectors<>+5672(SB)/2, $0x0403
+DATA fips203Vectors<>+5674(SB)/2, $0x8080
+DATA fips203Vectors<>+5676(SB)/2, $0x0504
+DATA fips203Vectors<>+5678(SB)/2, $0x8080
+DATA fips203Vectors<>+5680(SB)/2, $0x0100
+DATA fips203Vectors<>+5682(SB)/2, $0x8080
+DATA fips203Vectors<>+5684(SB)/2, $0x0201
+DATA fips203Vectors<>+5686(SB)/2, $0x8080
+DATA fips203Vectors<>+5688(SB)/2, $0x0403
+DATA fips203Vectors<>+5690(SB)/2, $0x8080
+DATA fips203Vectors<>+5692(SB)/2, $0x0504
+DATA fips203Vectors<>+5694(SB)/2, $0x8080
+DATA fips203Vectors<>+5696(SB)/2, $0x0504
+DATA fips203Vectors<>+5698(SB)/2, $0x8080
+DATA fips203Vectors<>+5700(SB)/2, $0x0605
+DATA fips203Vectors<>+5702(SB)/2, $0x8080
+DATA fips203Vectors<>+5704(SB)/2, $0x0807
+DATA fips203Vectors<>+5706(SB)/2, $0x8080
+DATA fips203Vectors<>+5708(SB)/2, $0x0908
+DATA fips203Vectors<>+5710(SB)/2, $0x8080
+DATA fips203Vectors<>+5712(SB)/2, $0x0b0a
+DATA fips203Vectors<>+5714(SB)/2, $0x8080
+DATA fips203Vectors<>+5716(SB)/2, $0x0c0b
+DATA fips203Vectors<>+5718(SB)/2, $0x8080
+DATA fips203Vectors<>+5720(SB)/2, $0x0e0d
+DATA fips203Vectors<>+5722(SB)/2, $0x8080
+DATA fips203Vectors<>+5724(SB)/2, $0x0f0e
+DATA fips203Vectors<>+5726(SB)/2, $0x8080
+GLOBL fips203Vectors<>(SB), RODATA|NOPTR, $5728

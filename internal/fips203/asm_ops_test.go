@@ -139,3 +139,44 @@ func FuzzBaseMulAsm(f *testing.F) {
 		checkReduce(t, acc, &e)
 	})
 }
+
+func FuzzCompressEncodeAsm(f *testing.F) {
+	f.Add(make([]byte, 512), uint8(0))
+	f.Add(bytes.Repeat([]byte{0xff}, 512), uint8(4))
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		requireAVX2(t)
+		d := compressionWidths[int(which)%len(compressionWidths)]
+		checkCompressEncode(t, ringFromBytes(data, q), d)
+	})
+}
+
+func FuzzDecodeDecompressAsm(f *testing.F) {
+	f.Add(make([]byte, 352), uint8(0))
+	f.Add(bytes.Repeat([]byte{0xff}, 352), uint8(4))
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		requireAVX2(t)
+		d := compressionWidths[int(which)%len(compressionWidths)]
+		b := append(data, make([]byte, 352)...)[:32*int(d)]
+		checkDecodeDecompress(t, b, d)
+	})
+}
+
+func FuzzDecode12Asm(f *testing.F) {
+	f.Add(make([]byte, encodingSize12))
+	f.Add(bytes.Repeat([]byte{0xff}, encodingSize12))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		requireAVX2(t)
+		b := append(data, make([]byte, encodingSize12)...)[:encodingSize12]
+		var g nttElement
+		restore := cpuid.ForceGeneric(true)
+		valid := byteDecode12Secret(&g, b)
+		restore()
+		var h nttElement
+		if got := decode12AVX2((*[n]uint16)(&h), (*[encodingSize12]byte)(b)); got != valid || g != h {
+			t.Fatalf("decode12AVX2 = %d, %v; want %d, %v", got, h, valid, g)
+		}
+		if valid == 1 {
+			checkEncodeDecode12(t, g)
+		}
+	})
+}

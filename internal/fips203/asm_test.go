@@ -231,3 +231,162 @@ func TestReduceAsm(t *testing.T) {
 	}
 	checkReduce(t, acc, &e)
 }
+
+var compressionWidths = []uint8{1, 4, 5, 10, 11}
+
+func checkCompressEncode(t testing.TB, f ringElement, d uint8) {
+	t.Helper()
+	restore := cpuid.ForceGeneric(true)
+	want := ringCompressAndEncode(nil, &f, d)
+	restore()
+	// Surround the output with canaries to catch stray stores.
+	buf := make([]byte, 64+len(want)+64)
+	for i := range buf {
+		buf[i] = 0xa5
+	}
+	out := buf[64 : 64+len(want)]
+	compressEncodeAVX2(out, &f, d)
+	if string(out) != string(want) {
+		t.Fatalf("d = %d: compressEncodeAVX2 differs on %v\ngot  %x\nwant %x", d, f, out, want)
+	}
+	for i := range 64 {
+		if buf[i] != 0xa5 || buf[len(buf)-1-i] != 0xa5 {
+			t.Fatalf("d = %d: compressEncodeAVX2 wrote outside its output", d)
+		}
+	}
+}
+
+func checkDecodeDecompress(t testing.TB, b []byte, d uint8) {
+	t.Helper()
+	var g, h ringElement
+	restore := cpuid.ForceGeneric(true)
+	ringDecodeAndDecompress(&g, b, d)
+	restore()
+	decodeDecompressAVX2(&h, b, d)
+	if g != h {
+		t.Fatalf("d = %d: decodeDecompressAVX2 differs on %x\ngot  %v\nwant %v", d, b, h, g)
+	}
+}
+
+// TestCompressEncodeAsm runs every value in [0, q) through every lane
+// position (the lanes are independent, so this is exhaustive per lane),
+// plus edge and random polynomials.
+func TestCompressEncodeAsm(t *testing.T) {
+	requireAVX2(t)
+	r := rand.New(rand.NewPCG(23, 24))
+	for _, d := range compressionWidths {
+		for start := 0; start < q; start++ {
+			var f ringElement
+			for i := range f {
+				f[i] = fieldElement((start + 13*i) % q)
+			}
+			checkCompressEncode(t, f, d)
+		}
+		for _, f := range edgeRings(q) {
+			checkCompressEncode(t, f, d)
+		}
+		for range 500 {
+			checkCompressEncode(t, randomBounded(r, q), d)
+		}
+	}
+}
+
+func TestDecodeDecompressAsm(t *testing.T) {
+	requireAVX2(t)
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, d := range compressionWidths {
+		size := 32 * int(d)
+		for _, fill := range []byte{0, 0xff, 0x55, 0xaa} {
+			b := make([]byte, size)
+			for i := range b {
+				b[i] = fill
+			}
+			checkDecodeDecompress(t, b, d)
+		}
+		// Every d-bit value in every position (values of step 1, shifted).
+		for start := range 1 << d {
+			var f ringElement
+			for i := range f {
+				f[i] = fieldElement((start + i) % (1 << d))
+			}
+			// Encode the raw d-bit values with the generic bit packer by
+			// choosing x with Compress_d(x) = value: Decompress_d inverts
+			// Compress_d on its range.
+			for i := range f {
+				f[i] = decompress(f[i], d)
+			}
+			restore := cpuid.ForceGeneric(true)
+			b := ringCompressAndEncode(nil, &f, d)
+			restore()
+			checkDecodeDecompress(t, b, d)
+		}
+		for range 1000 {
+			b := make([]byte, size)
+			for i := range b {
+				b[i] = byte(r.Uint32())
+			}
+			checkDecodeDecompress(t, b, d)
+		}
+		// Trailing bytes beyond 32 d are ignored.
+		b := make([]byte, size+7)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		checkDecodeDecompress(t, b, d)
+	}
+}
+
+func checkEncodeDecode12(t testing.TB, f nttElement) {
+	t.Helper()
+	restore := cpuid.ForceGeneric(true)
+	want := byteEncode12(nil, &f)
+	var g1 nttElement
+	valid1 := byteDecode12Secret(&g1, want)
+	var g2 nttElement
+	err2 := byteDecode12Check(&g2, want)
+	restore()
+	buf := make([]byte, 32+len(want)+32)
+	out := buf[32 : 32+len(want)]
+	encode12AVX2((*[encodingSize12]byte)(out), (*[n]uint16)(&f))
+	if string(out) != string(want) {
+		t.Fatalf("encode12AVX2 differs on %v\ngot  %x\nwant %x", f, out, want)
+	}
+	for i := range 32 {
+		if buf[i] != 0 || buf[len(buf)-1-i] != 0 {
+			t.Fatal("encode12AVX2 wrote outside its output")
+		}
+	}
+	var h nttElement
+	valid2 := decode12AVX2((*[n]uint16)(&h), (*[encodingSize12]byte)(want))
+	if valid1 != valid2 || h != g1 {
+		t.Fatalf("decode12AVX2 = %d, %v; want %d, %v", valid2, h, valid1, g1)
+	}
+	if (err2 == nil) != (valid2 == 1) || (err2 == nil && h != g2) {
+		t.Fatalf("decode12AVX2 = %d, %v; byteDecode12Check: %v, %v", valid2, h, err2, g2)
+	}
+}
+
+// TestEncode12Asm covers every 12-bit value (including the invalid ones
+// from q to 4095) in every lane, one invalid value alone in every position,
+// and random polynomials.
+func TestEncode12Asm(t *testing.T) {
+	requireAVX2(t)
+	for start := range 4096 {
+		var f nttElement
+		for i := range f {
+			f[i] = fieldElement((start + 17*i) % 4096)
+		}
+		checkEncodeDecode12(t, f)
+	}
+	r := rand.New(rand.NewPCG(27, 28))
+	for pos := range n {
+		f := nttElement(randomBounded(r, q))
+		f[pos] = fieldElement(q + r.IntN(4096-q))
+		checkEncodeDecode12(t, f)
+		f[pos] = q - 1
+		checkEncodeDecode12(t, f)
+	}
+	for range 1000 {
+		checkEncodeDecode12(t, nttElement(randomBounded(r, q)))
+	}
+}

@@ -14,4 +14,9 @@ func reduceAVX2(f *[256]uint16, acc *[256]uint32)                               
 func reduceAddAVX2(f *[256]uint16, acc *[256]uint32, e *[256]uint16)               { panic(errNoAsm) }
 func cacheAVX2(c *[128]uint16, b *[256]uint16)                                     { panic(errNoAsm) }
 
+func compressEncodeAVX2(out []byte, f *ringElement, d uint8) { panic(errNoAsm) }
+func decodeDecompressAVX2(f *ringElement, b []byte, d uint8) { panic(errNoAsm) }
+func encode12AVX2(b *[384]byte, f *[256]uint16)              { panic(errNoAsm) }
+func decode12AVX2(f *[256]uint16, b *[384]byte) int          { panic(errNoAsm) }
+
 const errNoAsm = "fips203: assembly called without assembly support"

@@ -12,6 +12,10 @@ const encodingSize12 = n * 12 / 8
 // byteEncode12 appends ByteEncode12(f) to b (Algorithm 5, d = 12).
 func byteEncode12(b []byte, f *nttElement) []byte {
 	b, out := sliceForAppend(b, encodingSize12)
+	if useAVX2() {
+		encode12AVX2((*[encodingSize12]byte)(out), (*[n]uint16)(f))
+		return b
+	}
 	for i := 0; i < n; i += 2 {
 		x := uint32(f[i]) | uint32(f[i+1])<<12
 		o := out[3*i/2 : 3*i/2+3]
@@ -30,6 +34,14 @@ var errModulus = errors.New("coefficient not reduced modulo q")
 // early on the check is safe.
 func byteDecode12Check(f *nttElement, b []byte) error {
 	b = b[:encodingSize12]
+	if useAVX2() {
+		// The assembly decodes everything and reports the check at the
+		// end; f is unspecified on error, as here.
+		if decode12AVX2((*[n]uint16)(f), (*[encodingSize12]byte)(b)) != 1 {
+			return errModulus
+		}
+		return nil
+	}
 	for i := 0; i < n; i += 2 {
 		x := uint32(b[3*i/2]) | uint32(b[3*i/2+1])<<8 | uint32(b[3*i/2+2])<<16
 		d1, d2 := uint16(x&0xfff), uint16(x>>12)
@@ -47,6 +59,9 @@ func byteDecode12Check(f *nttElement, b []byte) error {
 // coefficients; values of q or more are stored reduced modulo q.
 func byteDecode12Secret(f *nttElement, b []byte) (valid int) {
 	b = b[:encodingSize12]
+	if useAVX2() {
+		return decode12AVX2((*[n]uint16)(f), (*[encodingSize12]byte)(b))
+	}
 	var bad uint32
 	for i := 0; i < n; i += 2 {
 		x := uint32(b[3*i/2]) | uint32(b[3*i/2+1])<<8 | uint32(b[3*i/2+2])<<16
@@ -63,6 +78,10 @@ func byteDecode12Secret(f *nttElement, b []byte) (valid int) {
 // 1 <= d <= 11.
 func ringCompressAndEncode(b []byte, f *ringElement, d uint8) []byte {
 	b, out := sliceForAppend(b, n*int(d)/8)
+	if useAVX2() {
+		compressEncodeAVX2(out, f, d)
+		return b
+	}
 	var acc uint64
 	var bits uint8
 	o := 0
@@ -83,6 +102,10 @@ func ringCompressAndEncode(b []byte, f *ringElement, d uint8) []byte {
 // 1 <= d <= 11. Every d-bit value is in range, so there is nothing to check.
 func ringDecodeAndDecompress(f *ringElement, b []byte, d uint8) {
 	b = b[:n*int(d)/8]
+	if useAVX2() {
+		decodeDecompressAVX2(f, b, d)
+		return
+	}
 	var acc uint64
 	var bits uint8
 	mask := uint64(1)<<d - 1

@@ -68,7 +68,12 @@ func main() {
 	genReduce(false)
 	genReduce(true)
 	genCache()
-	genPolyEncode()
+	for _, d := range []int{1, 4, 5, 10, 11, 12} {
+		genEncode(d)
+	}
+	for _, d := range []int{1, 4, 5, 10, 11, 12} {
+		genDecode(d)
+	}
 
 	emitTables()
 	Generate()
@@ -679,4 +684,280 @@ func genCache() {
 	RET()
 }
 
-func genPolyEncode() {}
+// ---------------------------------------------------------------------------
+// Compression and byte encoding (FIPS 203 section 4.2.1, Algorithms 5, 6).
+//
+// The bit order is ByteEncode's: coefficient i occupies bits d*i ... d*i+d-1
+// of the little-endian bit string. Sixteen coefficients (one register)
+// make 2d bytes: each 128-bit half packs its 8 coefficients into d bytes.
+
+// wordsOf repeats the 16-bit pattern p over a 16-lane vector.
+func wordsOf(p ...uint16) [16]uint16 {
+	var v [16]uint16
+	for i := range v {
+		v[i] = p[i%len(p)]
+	}
+	return v
+}
+
+// dwordsOf repeats the 32-bit pattern p over an 8-lane vector.
+func dwordsOf(p ...uint32) [16]uint16 {
+	var v [16]uint16
+	for i := range 8 {
+		x := p[i%len(p)]
+		v[2*i], v[2*i+1] = uint16(x), uint16(x>>16)
+	}
+	return v
+}
+
+// bytesOf lays out 32 bytes as a vector.
+func bytesOf(b [32]byte) [16]uint16 {
+	var v [16]uint16
+	for i := range v {
+		v[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return v
+}
+
+// storeExact writes the low count bytes of the XMM register x to m with
+// stores of 8, 4, 2 and 1 bytes, never touching memory past m+count. It
+// clobbers x.
+func storeExact(x Register, m Mem, count int) {
+	for _, size := range []int{8, 4, 2, 1} {
+		if count < size {
+			continue
+		}
+		switch size {
+		case 8:
+			VMOVQ(x, m)
+		case 4:
+			VMOVD(x, m)
+		case 2:
+			VPEXTRW(U8(0), x, m)
+		case 1:
+			VPEXTRB(U8(0), x, m)
+		}
+		count -= size
+		m = m.Offset(size)
+		if count > 0 {
+			VPSRLDQ(U8(size), x, x)
+		}
+	}
+	if count != 0 {
+		panic("storeExact: unhandled size")
+	}
+}
+
+// compressWords replaces each lane x in [0, q) of y by Compress_d(x) =
+// round(2^d x / q) mod 2^d = floor((2^d x + (q-1)/2) / q) mod 2^d, exactly,
+// in 16-bit arithmetic:
+//
+//	v  = 2^d x + 1664 (< 2^23; only v mod 2^16 is computed)
+//	Q' = floor(16x * M / 2^16) with M = floor(2^(12+d) / q)
+//
+// Q' <= v/q, and v/q - Q' < x/2^12 + 1/2 + 1 < 2.32, so Q' is the quotient
+// Q = floor(v/q) or up to two less. The remainder R = v - Q'q is then in
+// [0, 3q), so it is exact modulo 2^16 and two conditional steps
+// (R >= q: Q' += 1, R -= q) make Q' = Q. TestCompressEncodeAsm checks
+// every input.
+func compressWords(y VecPhysical, d int, yC1664, yM, yQm1, yMask, t0, t1 VecPhysical) {
+	VPSLLW(U8(d), y, t0)   // 2^d x mod 2^16
+	VPADDW(yC1664, t0, t0) // v mod 2^16
+	VPSLLW(U8(4), y, y)    // 16x < 2^16
+	VPMULHUW(yM, y, y)     // Q'
+	VPMULLW(yQ, y, t1)     // Q'q mod 2^16
+	VPSUBW(t1, t0, t0)     // R = v - Q'q, in [0, 3q)
+	VPCMPGTW(yQm1, t0, t1) // R >= q ? -1 : 0
+	VPSUBW(t1, y, y)       // Q' += 1 there
+	VPAND(yQ, t1, t1)      //
+	VPSUBW(t1, t0, t0)     // R -= q there, now in [0, 2q)
+	VPCMPGTW(yQm1, t0, t1) // R >= q ? -1 : 0
+	VPSUBW(t1, y, y)       // Q' = Q
+	VPAND(yMask, y, y)     // mod 2^d
+}
+
+func genEncode(d int) {
+	size := 32 * d
+	if d == 12 {
+		TEXT("encode12AVX2", NOSPLIT, fmt.Sprintf("func(b *[%d]byte, f *[256]uint16)", size))
+		Doc("encode12AVX2 writes ByteEncode12(f) to b, as byteEncode12, for f in [0, 4096).")
+	} else {
+		TEXT(fmt.Sprintf("compressEncode%dAVX2", d), NOSPLIT, fmt.Sprintf("func(b *[%d]byte, f *[256]uint16)", size))
+		Doc(fmt.Sprintf("compressEncode%dAVX2 writes ByteEncode_%d(Compress_%d(f)) to b, as ringCompressAndEncode, for f in [0, q).", d, d, d))
+	}
+	Pragma("noescape")
+	pb, pf := RDI, RSI
+	Load(Param("b"), pb)
+	Load(Param("f"), pf)
+	broadcast(yQ, q)
+	yC1664, yM, yQm1, yMask := Y14, Y13, Y12, Y11
+	yMadd, yShiftD, yShiftQ, yShuf := Y10, Y9, Y8, Y7
+	if d < 12 {
+		broadcast(yC1664, (q-1)/2)
+		broadcast(yM, uint16((int(1)<<(12+d))/q)) // int: a uint16 shift would overflow
+		broadcast(yQm1, q-1)
+		broadcast(yMask, 1<<d-1)
+	}
+	// Packing, per 128-bit half:
+	//  1. VPMADDWD by (1, 2^d): dword i = y[2i] + y[2i+1] << d, 2d bits.
+	//  2. VPSLLVD by (32-2d, 0) then VPSRLQ by 32-2d: qword j =
+	//     dword[2j] + dword[2j+1] << 2d, 4d bits.
+	//  3. VPSLLVQ by (0, s), s = 4d mod 8: the upper qword's bits start at
+	//     a byte boundary once placed after the lower one's 4d bits.
+	//  4. VPSHUFB gathers the bytes (two shuffles ORed when a byte is
+	//     shared, for odd d): d bytes at the bottom of each half, zeros
+	//     above.
+	VMOVDQU(vector(wordsOf(1, 1<<d)), yMadd)
+	VMOVDQU(vector(dwordsOf(uint32(32-2*d), 0)), yShiftD)
+	s := (4 * d) % 8
+	VMOVDQU(vector(dwordsOf(0, 0, uint32(s), 0)), yShiftQ)
+	var shufA, shufB [32]byte
+	for i := range shufA {
+		shufA[i], shufB[i] = 0x80, 0x80
+	}
+	lowBytes := (4*d + 7) / 8      // bytes of the lower qword
+	highBytes := (4*d + s + 7) / 8 // bytes of the shifted upper qword
+	at := 4 * d / 8                // where the upper qword's bytes go
+	for h := range 2 {
+		for k := range lowBytes {
+			shufA[16*h+k] = byte(k)
+		}
+		for k := range highBytes {
+			if s == 0 {
+				shufA[16*h+at+k] = byte(8 + k)
+			} else {
+				shufB[16*h+at+k] = byte(8 + k)
+			}
+		}
+	}
+	VMOVDQU(vector(bytesOf(shufA)), yShuf)
+	X, T0, T1 := Y0, Y1, Y2
+	for j := range 16 {
+		Commentf("Coefficients %d to %d -> bytes %d to %d.", 16*j, 16*j+15, 2*d*j, 2*d*j+2*d-1)
+		VMOVDQU(Mem{Base: pf, Disp: 32 * j}, X)
+		if d < 12 {
+			compressWords(X, d, yC1664, yM, yQm1, yMask, T0, T1)
+		}
+		VPMADDWD(yMadd, X, X)
+		VPSLLVD(yShiftD, X, X)
+		VPSRLQ(U8(32-2*d), X, X)
+		if s != 0 {
+			VPSLLVQ(yShiftQ, X, X)
+			VPSHUFB(vector(bytesOf(shufB)), X, T0)
+			VPSHUFB(yShuf, X, X)
+			VPOR(T0, X, X)
+		} else {
+			VPSHUFB(yShuf, X, X)
+		}
+		// Store each half's d bytes. A 16-byte store is used while it
+		// stays inside b: its zero tail is overwritten by the next
+		// store. Near the end, exact stores.
+		VEXTRACTI128(U8(1), X, T1.AsX())
+		for h, x := range []Register{X.AsX(), T1.AsX()} {
+			off := 2*d*j + d*h
+			if off+16 <= size {
+				VMOVDQU(x, Mem{Base: pb, Disp: off})
+			} else {
+				storeExact(x, Mem{Base: pb, Disp: off}, d)
+			}
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// genDecode generates the decoders: ByteDecode_d followed by Decompress_d
+// for d < 12, and ByteDecode12 with the modulus check for d = 12.
+//
+// Eight coefficients are decoded per register in 32-bit lanes: VPSHUFB
+// copies into lane k the (at most three) bytes holding the bits of
+// coefficient k, VPSRLVD drops the bits below it and VPAND those above.
+// Each 128-bit half reads a 16-byte window of b that starts at the byte of
+// its first coefficient, moved back where it would pass the end of b, so
+// nothing outside b is read.
+func genDecode(d int) {
+	size := 32 * d
+	if d == 12 {
+		TEXT("decode12AVX2", NOSPLIT, fmt.Sprintf("func(f *[256]uint16, b *[%d]byte) int", size))
+		Doc("decode12AVX2 sets f = ByteDecode12(b) with every value reduced modulo q, and",
+			"returns 1 if every value was below q and 0 otherwise, without branching on the data.")
+	} else {
+		TEXT(fmt.Sprintf("decodeDecompress%dAVX2", d), NOSPLIT, fmt.Sprintf("func(f *[256]uint16, b *[%d]byte)", size))
+		Doc(fmt.Sprintf("decodeDecompress%dAVX2 sets f = Decompress_%d(ByteDecode_%d(b)), as ringDecodeAndDecompress.", d, d, d))
+	}
+	Pragma("noescape")
+	pf, pb := RDI, RSI
+	Load(Param("f"), pf)
+	Load(Param("b"), pb)
+	broadcast(yQ, q)
+	yMask, yFlag, yQm1 := Y14, Y13, Y12
+	VMOVDQU(vector(dwordsOf(1<<d-1)), yMask)
+	if d == 12 {
+		VPXOR(yFlag, yFlag, yFlag)
+		broadcast(yQm1, q-1)
+	}
+	for j := range 16 {
+		Commentf("Coefficients %d to %d.", 16*j, 16*j+15)
+		regs := []VecPhysical{Y0, Y1}
+		for g, y := range regs {
+			var shuf [32]byte
+			var shifts [8]uint32
+			var windows [2]int
+			for h := range 2 {
+				first := 16*j + 8*g + 4*h // first coefficient of this half
+				w := d * first / 8
+				if w+16 > size {
+					w = size - 16
+				}
+				windows[h] = w
+				for k := range 4 {
+					bit := d * (first + k)
+					lo, hi := bit/8, (bit+d-1)/8
+					for i := range 4 {
+						idx := byte(0x80)
+						if lo+i <= hi {
+							idx = byte(lo + i - w)
+							if lo+i-w >= 16 || lo+i-w < 0 {
+								panic("decode window")
+							}
+						}
+						shuf[16*h+4*k+i] = idx
+					}
+					shifts[4*h+k] = uint32(bit % 8)
+				}
+			}
+			VMOVDQU(Mem{Base: pb, Disp: windows[0]}, y.AsX())
+			VINSERTI128(U8(1), Mem{Base: pb, Disp: windows[1]}, y, y)
+			VPSHUFB(vector(bytesOf(shuf)), y, y)
+			VPSRLVD(vector(dwordsOf(shifts[:]...)), y, y)
+			VPAND(yMask, y, y)
+		}
+		// Dwords to words: [0-3 8-11 | 4-7 12-15], then qword order fixed.
+		X := Y0
+		VPACKUSDW(Y1, Y0, X)
+		VPERMQ(U8(0xd8), X, X)
+		if d == 12 {
+			VPCMPGTW(yQm1, X, Y1) // lanes >= q
+			VPOR(Y1, yFlag, yFlag)
+			yT = Y2
+			condSubQ(X)
+			yT = Y11
+		} else {
+			// Decompress_d(y) = round(q y / 2^d) = VPMULHRSW(y << (15-d), q):
+			// VPMULHRSW computes floor((a*b + 2^14) / 2^15), and
+			// y << (15-d) < 2^15.
+			VPSLLW(U8(15-d), X, X)
+			VPMULHRSW(yQ, X, X)
+		}
+		VMOVDQU(X, Mem{Base: pf, Disp: 32 * j})
+	}
+	if d == 12 {
+		// valid = 1 if no lane was >= q.
+		XORQ(RAX, RAX)
+		VPTEST(yFlag, yFlag)
+		SETEQ(AL)
+		Store(RAX, ReturnIndex(0))
+	}
+	VZEROUPPER()
+	RET()
+}
