@@ -98,3 +98,23 @@ func decodeDecompress11AVX2(f *[256]uint16, b *[352]byte)
 //
 //go:noescape
 func decode12AVX2(f *[256]uint16, b *[384]byte) int
+
+// samplePolyCBD2AVX2 sets f = SamplePolyCBD_2(b) in [0, q), as samplePolyCBD(f, b, 2).
+//
+//go:noescape
+func samplePolyCBD2AVX2(f *[256]uint16, b *[128]byte)
+
+// samplePolyCBD3AVX2 sets f = SamplePolyCBD_3(b) in [0, q), as samplePolyCBD(f, b, 3).
+//
+//go:noescape
+func samplePolyCBD3AVX2(f *[256]uint16, b *[192]byte)
+
+// polyAddAVX2 sets f = a + b mod q, as fieldAdd on every coefficient.
+//
+//go:noescape
+func polyAddAVX2(f *[256]uint16, a *[256]uint16, b *[256]uint16)
+
+// polySubAVX2 sets f = a - b mod q, as fieldSub on every coefficient.
+//
+//go:noescape
+func polySubAVX2(f *[256]uint16, a *[256]uint16, b *[256]uint16)

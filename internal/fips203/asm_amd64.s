@@ -6781,6 +6781,790 @@ TEXT ·decode12AVX2(SB), NOSPLIT, $0-24
 	VZEROUPPER
 	RET
 
+// func samplePolyCBD2AVX2(f *[256]uint16, b *[128]byte)
+// Requires: AVX, AVX2
+TEXT ·samplePolyCBD2AVX2(SB), NOSPLIT, $0-16
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VPBROADCASTW fips203Scalars<>+96(SB), Y14
+	VPBROADCASTW fips203Scalars<>+98(SB), Y13
+	VPBROADCASTW fips203Scalars<>+82(SB), Y12
+	VPBROADCASTW fips203Scalars<>+100(SB), Y10
+	VPBROADCASTW fips203Scalars<>+74(SB), Y9
+
+	// Bytes 0 to 15 -> coefficients 0 to 31.
+	VPMOVZXBW  (SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 32(DI)
+
+	// Bytes 16 to 31 -> coefficients 32 to 63.
+	VPMOVZXBW  16(SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, 64(DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 96(DI)
+
+	// Bytes 32 to 47 -> coefficients 64 to 95.
+	VPMOVZXBW  32(SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, 128(DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 160(DI)
+
+	// Bytes 48 to 63 -> coefficients 96 to 127.
+	VPMOVZXBW  48(SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, 192(DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 224(DI)
+
+	// Bytes 64 to 79 -> coefficients 128 to 159.
+	VPMOVZXBW  64(SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, 256(DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 288(DI)
+
+	// Bytes 80 to 95 -> coefficients 160 to 191.
+	VPMOVZXBW  80(SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, 320(DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 352(DI)
+
+	// Bytes 96 to 111 -> coefficients 192 to 223.
+	VPMOVZXBW  96(SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, 384(DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 416(DI)
+
+	// Bytes 112 to 127 -> coefficients 224 to 255.
+	VPMOVZXBW  112(SI), Y0
+	VPSRLW     $0x01, Y0, Y1
+	VPAND      Y14, Y1, Y1
+	VPAND      Y14, Y0, Y0
+	VPADDW     Y1, Y0, Y0
+	VPSRLW     $0x02, Y0, Y1
+	VPAND      Y13, Y1, Y1
+	VPAND      Y13, Y0, Y0
+	VPADDW     Y10, Y0, Y0
+	VPSUBW     Y1, Y0, Y0
+	VPSRLW     $0x04, Y0, Y1
+	VPAND      Y12, Y0, Y0
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y1
+	VPSUBW     Y9, Y0, Y0
+	VPSRAW     $0x0f, Y0, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y0, Y0
+	VMOVDQU    Y0, 448(DI)
+	VPSUBW     Y9, Y1, Y1
+	VPSRAW     $0x0f, Y1, Y11
+	VPAND      Y15, Y11, Y11
+	VPADDW     Y11, Y1, Y1
+	VMOVDQU    Y1, 480(DI)
+	VZEROUPPER
+	RET
+
+// func samplePolyCBD3AVX2(f *[256]uint16, b *[192]byte)
+// Requires: AVX, AVX2
+TEXT ·samplePolyCBD3AVX2(SB), NOSPLIT, $0-16
+	MOVQ         f+0(FP), DI
+	MOVQ         b+8(FP), SI
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+5728(SB), Y14
+	VMOVDQU      fips203Vectors<>+5760(SB), Y13
+	VMOVDQU      fips203Vectors<>+5792(SB), Y12
+	VMOVDQU      fips203Vectors<>+5824(SB), Y10
+	VPBROADCASTW fips203Scalars<>+102(SB), Y9
+
+	// Bytes 0 to 23 -> coefficients 0 to 31.
+	VMOVDQU     (SI), X0
+	VINSERTI128 $0x01, 8(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, (DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 32(DI)
+
+	// Bytes 24 to 47 -> coefficients 32 to 63.
+	VMOVDQU     24(SI), X0
+	VINSERTI128 $0x01, 32(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, 64(DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
+
+	// Bytes 48 to 71 -> coefficients 64 to 95.
+	VMOVDQU     48(SI), X0
+	VINSERTI128 $0x01, 56(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, 128(DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 160(DI)
+
+	// Bytes 72 to 95 -> coefficients 96 to 127.
+	VMOVDQU     72(SI), X0
+	VINSERTI128 $0x01, 80(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, 192(DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 224(DI)
+
+	// Bytes 96 to 119 -> coefficients 128 to 159.
+	VMOVDQU     96(SI), X0
+	VINSERTI128 $0x01, 104(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, 256(DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 288(DI)
+
+	// Bytes 120 to 143 -> coefficients 160 to 191.
+	VMOVDQU     120(SI), X0
+	VINSERTI128 $0x01, 128(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, 320(DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 352(DI)
+
+	// Bytes 144 to 167 -> coefficients 192 to 223.
+	VMOVDQU     144(SI), X0
+	VINSERTI128 $0x01, 152(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, 384(DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 416(DI)
+
+	// Bytes 168 to 191 -> coefficients 224 to 255.
+	VMOVDQU     168(SI), X0
+	VINSERTI128 $0x01, 176(SI), Y0, Y0
+	VPSHUFB     Y14, Y0, Y0
+	VPSRLD      $0x01, Y0, Y1
+	VPAND       Y13, Y1, Y1
+	VPSRLD      $0x02, Y0, Y2
+	VPAND       Y13, Y2, Y2
+	VPAND       Y13, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      Y2, Y0, Y0
+	VPSRLD      $0x03, Y0, Y1
+	VPAND       Y12, Y1, Y1
+	VPAND       Y12, Y0, Y0
+	VPADDD      fips203Vectors<>+5856(SB), Y0, Y0
+	VPSUBD      Y1, Y0, Y0
+	VPSLLD      $0x0a, Y0, Y2
+	VPBLENDW    $0x55, Y0, Y2, Y2
+	VPAND       Y10, Y2, Y2
+	VPSRLD      $0x0c, Y0, Y3
+	VPSRLD      $0x02, Y0, Y1
+	VPBLENDW    $0xaa, Y1, Y3, Y3
+	VPAND       Y10, Y3, Y3
+	VPUNPCKLDQ  Y3, Y2, Y0
+	VPUNPCKHDQ  Y3, Y2, Y1
+	VPERM2I128  $0x20, Y1, Y0, Y2
+	VPERM2I128  $0x31, Y1, Y0, Y3
+	VPSUBW      Y9, Y2, Y2
+	VPSRAW      $0x0f, Y2, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y2, Y2
+	VMOVDQU     Y2, 448(DI)
+	VPSUBW      Y9, Y3, Y3
+	VPSRAW      $0x0f, Y3, Y11
+	VPAND       Y15, Y11, Y11
+	VPADDW      Y11, Y3, Y3
+	VMOVDQU     Y3, 480(DI)
+	VZEROUPPER
+	RET
+
+// func polyAddAVX2(f *[256]uint16, a *[256]uint16, b *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·polyAddAVX2(SB), NOSPLIT, $0-24
+	MOVQ         f+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         b+16(FP), DX
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
+	VPADDW       (DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       32(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, (DI)
+	VMOVDQU      Y1, 32(DI)
+	VMOVDQU      64(SI), Y0
+	VMOVDQU      96(SI), Y1
+	VPADDW       64(DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       96(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 64(DI)
+	VMOVDQU      Y1, 96(DI)
+	VMOVDQU      128(SI), Y0
+	VMOVDQU      160(SI), Y1
+	VPADDW       128(DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       160(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 128(DI)
+	VMOVDQU      Y1, 160(DI)
+	VMOVDQU      192(SI), Y0
+	VMOVDQU      224(SI), Y1
+	VPADDW       192(DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       224(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 192(DI)
+	VMOVDQU      Y1, 224(DI)
+	VMOVDQU      256(SI), Y0
+	VMOVDQU      288(SI), Y1
+	VPADDW       256(DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       288(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 256(DI)
+	VMOVDQU      Y1, 288(DI)
+	VMOVDQU      320(SI), Y0
+	VMOVDQU      352(SI), Y1
+	VPADDW       320(DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       352(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 320(DI)
+	VMOVDQU      Y1, 352(DI)
+	VMOVDQU      384(SI), Y0
+	VMOVDQU      416(SI), Y1
+	VPADDW       384(DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       416(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 384(DI)
+	VMOVDQU      Y1, 416(DI)
+	VMOVDQU      448(SI), Y0
+	VMOVDQU      480(SI), Y1
+	VPADDW       448(DX), Y0, Y0
+	VPSUBW       Y15, Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPADDW       480(DX), Y1, Y1
+	VPSUBW       Y15, Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 448(DI)
+	VMOVDQU      Y1, 480(DI)
+	VZEROUPPER
+	RET
+
+// func polySubAVX2(f *[256]uint16, a *[256]uint16, b *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·polySubAVX2(SB), NOSPLIT, $0-24
+	MOVQ         f+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         b+16(FP), DX
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      (SI), Y0
+	VMOVDQU      32(SI), Y1
+	VPSUBW       (DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       32(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, (DI)
+	VMOVDQU      Y1, 32(DI)
+	VMOVDQU      64(SI), Y0
+	VMOVDQU      96(SI), Y1
+	VPSUBW       64(DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       96(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 64(DI)
+	VMOVDQU      Y1, 96(DI)
+	VMOVDQU      128(SI), Y0
+	VMOVDQU      160(SI), Y1
+	VPSUBW       128(DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       160(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 128(DI)
+	VMOVDQU      Y1, 160(DI)
+	VMOVDQU      192(SI), Y0
+	VMOVDQU      224(SI), Y1
+	VPSUBW       192(DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       224(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 192(DI)
+	VMOVDQU      Y1, 224(DI)
+	VMOVDQU      256(SI), Y0
+	VMOVDQU      288(SI), Y1
+	VPSUBW       256(DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       288(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 256(DI)
+	VMOVDQU      Y1, 288(DI)
+	VMOVDQU      320(SI), Y0
+	VMOVDQU      352(SI), Y1
+	VPSUBW       320(DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       352(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 320(DI)
+	VMOVDQU      Y1, 352(DI)
+	VMOVDQU      384(SI), Y0
+	VMOVDQU      416(SI), Y1
+	VPSUBW       384(DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       416(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 384(DI)
+	VMOVDQU      Y1, 416(DI)
+	VMOVDQU      448(SI), Y0
+	VMOVDQU      480(SI), Y1
+	VPSUBW       448(DX), Y0, Y0
+	VPSRAW       $0x0f, Y0, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y0, Y0
+	VPSUBW       480(DX), Y1, Y1
+	VPSRAW       $0x0f, Y1, Y11
+	VPAND        Y15, Y11, Y11
+	VPADDW       Y11, Y1, Y1
+	VMOVDQU      Y0, 448(DI)
+	VMOVDQU      Y1, 480(DI)
+	VZEROUPPER
+	RET
+
 DATA fips203Scalars<>+0(SB)/2, $0x0d01
 DATA fips203Scalars<>+2(SB)/2, $0x4ebf
 DATA fips203Scalars<>+4(SB)/2, $0xfd0a
@@ -6829,7 +7613,23 @@ DATA fips203Scalars<>+88(SB)/2, $0x04eb
 DATA fips203Scalars<>+90(SB)/2, $0x03ff
 DATA fips203Scalars<>+92(SB)/2, $0x09d7
 DATA fips203Scalars<>+94(SB)/2, $0x07ff
-GLOBL fips203Scalars<>(SB), RODATA|NOPTR, $96
+DATA fips203Scalars<>+96(SB)/2, $0x0055
+DATA fips203Scalars<>+98(SB)/2, $0x0033
+DATA fips203Scalars<>+100(SB)/2, $0x0022
+DATA fips203Scalars<>+102(SB)/2, $0x0003
+DATA fips203Scalars<>+104(SB)/2, $0x0000
+DATA fips203Scalars<>+106(SB)/2, $0x0000
+DATA fips203Scalars<>+108(SB)/2, $0x0000
+DATA fips203Scalars<>+110(SB)/2, $0x0000
+DATA fips203Scalars<>+112(SB)/2, $0x0000
+DATA fips203Scalars<>+114(SB)/2, $0x0000
+DATA fips203Scalars<>+116(SB)/2, $0x0000
+DATA fips203Scalars<>+118(SB)/2, $0x0000
+DATA fips203Scalars<>+120(SB)/2, $0x0000
+DATA fips203Scalars<>+122(SB)/2, $0x0000
+DATA fips203Scalars<>+124(SB)/2, $0x0000
+DATA fips203Scalars<>+126(SB)/2, $0x0000
+GLOBL fips203Scalars<>(SB), RODATA|NOPTR, $128
 
 DATA fips203Vectors<>+0(SB)/2, $0x023d
 DATA fips203Vectors<>+2(SB)/2, $0x023d
@@ -9695,4 +10495,84 @@ DATA fips203Vectors<>+5720(SB)/2, $0x0e0d
 DATA fips203Vectors<>+5722(SB)/2, $0x8080
 DATA fips203Vectors<>+5724(SB)/2, $0x0f0e
 DATA fips203Vectors<>+5726(SB)/2, $0x8080
-GLOBL fips203Vectors<>(SB), RODATA|NOPTR, $5728
+DATA fips203Vectors<>+5728(SB)/2, $0x0100
+DATA fips203Vectors<>+5730(SB)/2, $0x8002
+DATA fips203Vectors<>+5732(SB)/2, $0x0403
+DATA fips203Vectors<>+5734(SB)/2, $0x8005
+DATA fips203Vectors<>+5736(SB)/2, $0x0706
+DATA fips203Vectors<>+5738(SB)/2, $0x8008
+DATA fips203Vectors<>+5740(SB)/2, $0x0a09
+DATA fips203Vectors<>+5742(SB)/2, $0x800b
+DATA fips203Vectors<>+5744(SB)/2, $0x0504
+DATA fips203Vectors<>+5746(SB)/2, $0x8006
+DATA fips203Vectors<>+5748(SB)/2, $0x0807
+DATA fips203Vectors<>+5750(SB)/2, $0x8009
+DATA fips203Vectors<>+5752(SB)/2, $0x0b0a
+DATA fips203Vectors<>+5754(SB)/2, $0x800c
+DATA fips203Vectors<>+5756(SB)/2, $0x0e0d
+DATA fips203Vectors<>+5758(SB)/2, $0x800f
+DATA fips203Vectors<>+5760(SB)/2, $0x9249
+DATA fips203Vectors<>+5762(SB)/2, $0x0024
+DATA fips203Vectors<>+5764(SB)/2, $0x9249
+DATA fips203Vectors<>+5766(SB)/2, $0x0024
+DATA fips203Vectors<>+5768(SB)/2, $0x9249
+DATA fips203Vectors<>+5770(SB)/2, $0x0024
+DATA fips203Vectors<>+5772(SB)/2, $0x9249
+DATA fips203Vectors<>+5774(SB)/2, $0x0024
+DATA fips203Vectors<>+5776(SB)/2, $0x9249
+DATA fips203Vectors<>+5778(SB)/2, $0x0024
+DATA fips203Vectors<>+5780(SB)/2, $0x9249
+DATA fips203Vectors<>+5782(SB)/2, $0x0024
+DATA fips203Vectors<>+5784(SB)/2, $0x9249
+DATA fips203Vectors<>+5786(SB)/2, $0x0024
+DATA fips203Vectors<>+5788(SB)/2, $0x9249
+DATA fips203Vectors<>+5790(SB)/2, $0x0024
+DATA fips203Vectors<>+5792(SB)/2, $0x71c7
+DATA fips203Vectors<>+5794(SB)/2, $0x001c
+DATA fips203Vectors<>+5796(SB)/2, $0x71c7
+DATA fips203Vectors<>+5798(SB)/2, $0x001c
+DATA fips203Vectors<>+5800(SB)/2, $0x71c7
+DATA fips203Vectors<>+5802(SB)/2, $0x001c
+DATA fips203Vectors<>+5804(SB)/2, $0x71c7
+DATA fips203Vectors<>+5806(SB)/2, $0x001c
+DATA fips203Vectors<>+5808(SB)/2, $0x71c7
+DATA fips203Vectors<>+5810(SB)/2, $0x001c
+DATA fips203Vectors<>+5812(SB)/2, $0x71c7
+DATA fips203Vectors<>+5814(SB)/2, $0x001c
+DATA fips203Vectors<>+5816(SB)/2, $0x71c7
+DATA fips203Vectors<>+5818(SB)/2, $0x001c
+DATA fips203Vectors<>+5820(SB)/2, $0x71c7
+DATA fips203Vectors<>+5822(SB)/2, $0x001c
+DATA fips203Vectors<>+5824(SB)/2, $0x003f
+DATA fips203Vectors<>+5826(SB)/2, $0x003f
+DATA fips203Vectors<>+5828(SB)/2, $0x003f
+DATA fips203Vectors<>+5830(SB)/2, $0x003f
+DATA fips203Vectors<>+5832(SB)/2, $0x003f
+DATA fips203Vectors<>+5834(SB)/2, $0x003f
+DATA fips203Vectors<>+5836(SB)/2, $0x003f
+DATA fips203Vectors<>+5838(SB)/2, $0x003f
+DATA fips203Vectors<>+5840(SB)/2, $0x003f
+DATA fips203Vectors<>+5842(SB)/2, $0x003f
+DATA fips203Vectors<>+5844(SB)/2, $0x003f
+DATA fips203Vectors<>+5846(SB)/2, $0x003f
+DATA fips203Vectors<>+5848(SB)/2, $0x003f
+DATA fips203Vectors<>+5850(SB)/2, $0x003f
+DATA fips203Vectors<>+5852(SB)/2, $0x003f
+DATA fips203Vectors<>+5854(SB)/2, $0x003f
+DATA fips203Vectors<>+5856(SB)/2, $0x30c3
+DATA fips203Vectors<>+5858(SB)/2, $0x000c
+DATA fips203Vectors<>+5860(SB)/2, $0x30c3
+DATA fips203Vectors<>+5862(SB)/2, $0x000c
+DATA fips203Vectors<>+5864(SB)/2, $0x30c3
+DATA fips203Vectors<>+5866(SB)/2, $0x000c
+DATA fips203Vectors<>+5868(SB)/2, $0x30c3
+DATA fips203Vectors<>+5870(SB)/2, $0x000c
+DATA fips203Vectors<>+5872(SB)/2, $0x30c3
+DATA fips203Vectors<>+5874(SB)/2, $0x000c
+DATA fips203Vectors<>+5876(SB)/2, $0x30c3
+DATA fips203Vectors<>+5878(SB)/2, $0x000c
+DATA fips203Vectors<>+5880(SB)/2, $0x30c3
+DATA fips203Vectors<>+5882(SB)/2, $0x000c
+DATA fips203Vectors<>+5884(SB)/2, $0x30c3
+DATA fips203Vectors<>+5886(SB)/2, $0x000c
+GLOBL fips203Vectors<>(SB), RODATA|NOPTR, $5888

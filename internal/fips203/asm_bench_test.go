@@ -1,6 +1,7 @@
 package fips203
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -70,6 +71,96 @@ func BenchmarkCache(b *testing.B) {
 		var c nttCache
 		for b.Loop() {
 			c.compute(&s)
+		}
+	})
+}
+
+func BenchmarkCompressEncode(b *testing.B) {
+	f := randomBounded(rand.New(rand.NewPCG(1, 5)), q)
+	for _, d := range compressionWidths {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			benchImpls(b, func(b *testing.B) {
+				out := make([]byte, 0, 32*int(d))
+				for b.Loop() {
+					ringCompressAndEncode(out, &f, d)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkDecodeDecompress(b *testing.B) {
+	buf := make([]byte, 32*11)
+	for i := range buf {
+		buf[i] = byte(i * 37)
+	}
+	for _, d := range compressionWidths {
+		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
+			benchImpls(b, func(b *testing.B) {
+				var f ringElement
+				for b.Loop() {
+					ringDecodeAndDecompress(&f, buf, d)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkEncode12(b *testing.B) {
+	f := nttElement(randomBounded(rand.New(rand.NewPCG(1, 6)), q))
+	benchImpls(b, func(b *testing.B) {
+		out := make([]byte, 0, encodingSize12)
+		for b.Loop() {
+			byteEncode12(out, &f)
+		}
+	})
+}
+
+func BenchmarkDecode12(b *testing.B) {
+	f := nttElement(randomBounded(rand.New(rand.NewPCG(1, 7)), q))
+	enc := byteEncode12(nil, &f)
+	benchImpls(b, func(b *testing.B) {
+		var g nttElement
+		for b.Loop() {
+			byteDecode12Secret(&g, enc)
+		}
+	})
+}
+
+// BenchmarkSamplePolyCBD compares the assembly sampler with the generic
+// one directly, as samplePolyCBD (sample.go) does not dispatch yet.
+func BenchmarkSamplePolyCBD(b *testing.B) {
+	buf := make([]byte, 192)
+	for i := range buf {
+		buf[i] = byte(i * 101)
+	}
+	for _, eta := range []int{2, 3} {
+		b.Run(fmt.Sprintf("eta=%d", eta), func(b *testing.B) {
+			var f ringElement
+			if cpuid.HasAVX2() {
+				b.Run("impl=avx2", func(b *testing.B) {
+					for b.Loop() {
+						samplePolyCBDAVX2(&f, buf, eta)
+					}
+				})
+			}
+			b.Run("impl=generic", func(b *testing.B) {
+				defer cpuid.ForceGeneric(true)()
+				for b.Loop() {
+					samplePolyCBD(&f, buf, eta)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkPolyAdd(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 8))
+	x, y := randomBounded(r, q), randomBounded(r, q)
+	benchImpls(b, func(b *testing.B) {
+		var f ringElement
+		for b.Loop() {
+			polyAdd(&f, &x, &y)
 		}
 	})
 }

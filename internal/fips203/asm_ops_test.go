@@ -180,3 +180,18 @@ func FuzzDecode12Asm(f *testing.F) {
 		}
 	})
 }
+
+func FuzzSamplePolyCBDAsm(f *testing.F) {
+	f.Add(make([]byte, 192), false)
+	f.Add(bytes.Repeat([]byte{0xff}, 192), true)
+	f.Fuzz(func(t *testing.T, data []byte, three bool) {
+		requireAVX2(t)
+		defer cpuid.ForceGeneric(true)()
+		eta := 2
+		if three {
+			eta = 3
+		}
+		b := append(data, make([]byte, 192)...)[:64*eta]
+		checkCBD(t, b, eta)
+	})
+}

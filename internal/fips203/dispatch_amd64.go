@@ -43,3 +43,16 @@ func decodeDecompressAVX2(f *ringElement, b []byte, d uint8) {
 		panic("fips203: unsupported compression") // unreachable: d comes from Params
 	}
 }
+
+// samplePolyCBDAVX2 sets f to SamplePolyCBD_eta(b), for eta = 2 and 3,
+// reading 64 eta bytes of b: the twin of samplePolyCBD.
+func samplePolyCBDAVX2(f *ringElement, b []byte, eta int) {
+	switch eta {
+	case 2:
+		samplePolyCBD2AVX2((*[n]uint16)(f), (*[128]byte)(b))
+	case 3:
+		samplePolyCBD3AVX2((*[n]uint16)(f), (*[192]byte)(b))
+	default:
+		panic("fips203: unsupported eta") // unreachable: eta comes from Params
+	}
+}

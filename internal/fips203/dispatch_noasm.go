@@ -19,4 +19,8 @@ func decodeDecompressAVX2(f *ringElement, b []byte, d uint8) { panic(errNoAsm) }
 func encode12AVX2(b *[384]byte, f *[256]uint16)              { panic(errNoAsm) }
 func decode12AVX2(f *[256]uint16, b *[384]byte) int          { panic(errNoAsm) }
 
+func samplePolyCBDAVX2(f *ringElement, b []byte, eta int) { panic(errNoAsm) }
+func polyAddAVX2(f, a, b *[256]uint16)                    { panic(errNoAsm) }
+func polySubAVX2(f, a, b *[256]uint16)                    { panic(errNoAsm) }
+
 const errNoAsm = "fips203: assembly called without assembly support"

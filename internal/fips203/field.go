@@ -104,3 +104,25 @@ func decompress(y uint16, d uint8) fieldElement {
 	x := uint32(y)*q + 1<<(d-1)
 	return fieldElement(x >> d)
 }
+
+// polyAdd sets f = a + b, coefficient by coefficient. f may alias a or b.
+func polyAdd(f, a, b *ringElement) {
+	if useAVX2() {
+		polyAddAVX2((*[n]uint16)(f), (*[n]uint16)(a), (*[n]uint16)(b))
+		return
+	}
+	for i := range f {
+		f[i] = fieldAdd(a[i], b[i])
+	}
+}
+
+// polySub sets f = a - b, coefficient by coefficient. f may alias a or b.
+func polySub(f, a, b *ringElement) {
+	if useAVX2() {
+		polySubAVX2((*[n]uint16)(f), (*[n]uint16)(a), (*[n]uint16)(b))
+		return
+	}
+	for i := range f {
+		f[i] = fieldSub(a[i], b[i])
+	}
+}

@@ -75,6 +75,11 @@ func main() {
 		genDecode(d)
 	}
 
+	genCBD2()
+	genCBD3()
+	genAddSub(true)
+	genAddSub(false)
+
 	emitTables()
 	Generate()
 }
@@ -957,6 +962,171 @@ func genDecode(d int) {
 		VPTEST(yFlag, yFlag)
 		SETEQ(AL)
 		Store(RAX, ReturnIndex(0))
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// Centred binomial sampling (Algorithm 8) and coefficient-wise add and
+// subtract.
+
+// genCBD2 generates samplePolyCBD2AVX2: coefficient i is x - y mod q
+// where x counts the set bits among bits 4i, 4i+1 of b and y among bits
+// 4i+2, 4i+3.
+func genCBD2() {
+	TEXT("samplePolyCBD2AVX2", NOSPLIT, "func(f *[256]uint16, b *[128]byte)")
+	Doc("samplePolyCBD2AVX2 sets f = SamplePolyCBD_2(b) in [0, q), as samplePolyCBD(f, b, 2).")
+	Pragma("noescape")
+	pf, pb := RDI, RSI
+	Load(Param("f"), pf)
+	Load(Param("b"), pb)
+	broadcast(yQ, q)
+	y55, y33, y0F, y22, y2 := Y14, Y13, Y12, Y10, Y9
+	broadcast(y55, 0x55)
+	broadcast(y33, 0x33)
+	broadcast(y0F, 0x0f)
+	broadcast(y22, 0x22)
+	broadcast(y2, 2)
+	W, T, L, H := Y0, Y1, Y2, Y3
+	for i := range 8 {
+		Commentf("Bytes %d to %d -> coefficients %d to %d.", 16*i, 16*i+15, 32*i, 32*i+31)
+		VPMOVZXBW(Mem{Base: pb, Disp: 16 * i}, W) // byte j of the block in word j
+		// Pair counts: each 2-bit field becomes the sum of its two bits.
+		VPSRLW(U8(1), W, T)
+		VPAND(y55, T, T)
+		VPAND(y55, W, W)
+		VPADDW(T, W, W)
+		// Per nibble (x in bits 0-1, y in bits 2-3): x + 2 - y in [0, 4],
+		// which never borrows from the next nibble.
+		VPSRLW(U8(2), W, T)
+		VPAND(y33, T, T) // y of both nibbles
+		VPAND(y33, W, W) // x of both nibbles
+		VPADDW(y22, W, W)
+		VPSUBW(T, W, W)
+		// Byte j gives coefficients 2j (low nibble) and 2j+1 (high).
+		VPSRLW(U8(4), W, T) // high nibble (bits above are zero)
+		VPAND(y0F, W, W)    // low nibble
+		VPUNPCKLWD(T, W, L) // [c0..c7 | c16..c23] of the block
+		VPUNPCKHWD(T, W, H) // [c8..c15 | c24..c31]
+		VPERM2I128(U8(0x20), H, L, W)
+		VPERM2I128(U8(0x31), H, L, T)
+		for k, x := range []VecPhysical{W, T} {
+			VPSUBW(y2, x, x) // x - y in [-2, 2]
+			condAddQ(x)      // mod q, in [0, q)
+			VMOVDQU(x, Mem{Base: pf, Disp: 64*i + 32*k})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// genCBD3 generates samplePolyCBD3AVX2: coefficient i is x - y mod q
+// where x counts the set bits among bits 6i .. 6i+2 of b and y among
+// 6i+3 .. 6i+5. Three bytes give four coefficients; each iteration reads
+// 24 bytes into eight 32-bit lanes.
+func genCBD3() {
+	TEXT("samplePolyCBD3AVX2", NOSPLIT, "func(f *[256]uint16, b *[192]byte)")
+	Doc("samplePolyCBD3AVX2 sets f = SamplePolyCBD_3(b) in [0, q), as samplePolyCBD(f, b, 3).")
+	Pragma("noescape")
+	pf, pb := RDI, RSI
+	Load(Param("f"), pf)
+	Load(Param("b"), pb)
+	broadcast(yQ, q)
+	yShuf, y249, y1C7, y3F, y3 := Y14, Y13, Y12, Y10, Y9
+	// Lane 0 reads bytes 0..15 of the block and uses 0..11; lane 1 reads
+	// bytes 8..23 (so the last read ends at byte 192) and uses its 4..15.
+	var shuf [32]byte
+	for h, base := range []int{0, 4} {
+		for k := range 4 {
+			for i := range 3 {
+				shuf[16*h+4*k+i] = byte(base + 3*k + i)
+			}
+			shuf[16*h+4*k+3] = 0x80
+		}
+	}
+	VMOVDQU(vector(bytesOf(shuf)), yShuf)
+	VMOVDQU(vector(dwordsOf(0x249249)), y249)
+	VMOVDQU(vector(dwordsOf(0x1c71c7)), y1C7) // 3-bit fields 0, 2, 4, 6
+	VMOVDQU(vector(dwordsOf(0x3f003f)), y3F)  // two words of 6 bits
+	broadcast(y3, 3)
+	W, T, A, B := Y0, Y1, Y2, Y3
+	for i := range 8 {
+		Commentf("Bytes %d to %d -> coefficients %d to %d.", 24*i, 24*i+23, 32*i, 32*i+31)
+		VMOVDQU(Mem{Base: pb, Disp: 24 * i}, W.AsX())
+		VINSERTI128(U8(1), Mem{Base: pb, Disp: 24*i + 8}, W, W)
+		VPSHUFB(yShuf, W, W) // three bytes per dword: 24 bits, 4 coefficients
+		// Triple counts: each 3-bit field becomes the sum of its bits.
+		VPSRLD(U8(1), W, T)
+		VPAND(y249, T, T)
+		VPSRLD(U8(2), W, A)
+		VPAND(y249, A, A)
+		VPAND(y249, W, W)
+		VPADDD(T, W, W)
+		VPADDD(A, W, W)
+		// Per 6-bit field (x in bits 0-2, y in bits 3-5): x + 3 - y in
+		// [0, 6], which never borrows from the next field.
+		VPSRLD(U8(3), W, T)
+		VPAND(y1C7, T, T)                        // the y fields
+		VPAND(y1C7, W, W)                        // the x fields
+		VPADDD(vector(dwordsOf(0x0c30c3)), W, W) // 3 in each field
+		VPSUBD(T, W, W)
+		// Fields 0, 1 to the two words of A, fields 2, 3 to those of B.
+		VPSLLD(U8(10), W, A) // field 1 at bit 16
+		VPBLENDW(U8(0x55), W, A, A)
+		VPAND(y3F, A, A)
+		VPSRLD(U8(12), W, B) // field 2 at bit 0
+		VPSRLD(U8(2), W, T)  // field 3 at bit 16
+		VPBLENDW(U8(0xaa), T, B, B)
+		VPAND(y3F, B, B)
+		// Dword k of A/B: coefficients (4k, 4k+1) / (4k+2, 4k+3).
+		VPUNPCKLDQ(B, A, W) // [c0..c7 | c16..c23]
+		VPUNPCKHDQ(B, A, T) // [c8..c15 | c24..c31]
+		VPERM2I128(U8(0x20), T, W, A)
+		VPERM2I128(U8(0x31), T, W, B)
+		for k, x := range []VecPhysical{A, B} {
+			VPSUBW(y3, x, x) // x - y in [-3, 3]
+			condAddQ(x)      // mod q, in [0, q)
+			VMOVDQU(x, Mem{Base: pf, Disp: 64*i + 32*k})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// genAddSub generates polyAddAVX2 (f = a + b mod q) or polySubAVX2
+// (f = a - b mod q) for a, b in [0, q); f may alias a or b.
+func genAddSub(add bool) {
+	if add {
+		TEXT("polyAddAVX2", NOSPLIT, "func(f *[256]uint16, a *[256]uint16, b *[256]uint16)")
+		Doc("polyAddAVX2 sets f = a + b mod q, as fieldAdd on every coefficient.")
+	} else {
+		TEXT("polySubAVX2", NOSPLIT, "func(f *[256]uint16, a *[256]uint16, b *[256]uint16)")
+		Doc("polySubAVX2 sets f = a - b mod q, as fieldSub on every coefficient.")
+	}
+	Pragma("noescape")
+	pf, pa, pb := RDI, RSI, RDX
+	Load(Param("f"), pf)
+	Load(Param("a"), pa)
+	Load(Param("b"), pb)
+	broadcast(yQ, q)
+	for i := range 8 {
+		// Two registers per step; the loads come first so that f may
+		// alias a or b.
+		x, y := Y0, Y1
+		VMOVDQU(Mem{Base: pa, Disp: 64 * i}, x)
+		VMOVDQU(Mem{Base: pa, Disp: 64*i + 32}, y)
+		for k, r := range []VecPhysical{x, y} {
+			if add {
+				VPADDW(Mem{Base: pb, Disp: 64*i + 32*k}, r, r) // [0, 2q)
+				condSubQ(r)
+			} else {
+				VPSUBW(Mem{Base: pb, Disp: 64*i + 32*k}, r, r) // (-q, q)
+				condAddQ(r)
+			}
+		}
+		VMOVDQU(x, Mem{Base: pf, Disp: 64 * i})
+		VMOVDQU(y, Mem{Base: pf, Disp: 64*i + 32})
 	}
 	VZEROUPPER()
 	RET()
