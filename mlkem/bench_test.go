@@ -1,122 +1,111 @@
 package mlkem_test
 
 import (
-	stdmlkem "crypto/mlkem"
+	"crypto"
 	"testing"
 
-	"github.com/pqkem/pqkem/mlkem"
+	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
-// The benchmarks put each operation of this package beside the same
-// operation of crypto/mlkem, so one run measures both on the same machine
-// state. Compare them with benchstat, e.g.
+// The benchmarks put each operation of this package, on its default path
+// (AVX2 where the CPU has it) and on the generic Go path, beside the same
+// operation of crypto/mlkem and of CIRCL, so one run measures all of them
+// in alternation on the same machine state. Compare them with benchstat:
 //
 //	go test -run '^$' -bench . -count 10 ./mlkem | tee bench.txt
 //	benchstat -col /impl bench.txt
 
+// benchImpl is one contender at one level: a key from a seed, and the
+// encapsulation and decapsulation of a parsed key.
+type benchImpl struct {
+	name        string
+	newKey      func(seed []byte) func() // returns a keygen closure
+	encapsulate func(seed []byte) func()
+	decapsulate func(seed []byte) func()
+}
+
+func benchImpls(l *kemLevel) []benchImpl {
+	ours := benchImpl{
+		name:   "pqkem",
+		newKey: func(seed []byte) func() { return func() { l.newKey(seed) } },
+		encapsulate: func(seed []byte) func() {
+			dk, _ := l.newKey(seed)
+			ek := dk.Encapsulator()
+			return func() { ek.Encapsulate() }
+		},
+		decapsulate: func(seed []byte) func() {
+			dk, _ := l.newKey(seed)
+			_, c := dk.Encapsulator().Encapsulate()
+			return func() { dk.Decapsulate(c) }
+		},
+	}
+	impls := []benchImpl{ours}
+	if cpuid.HasAVX2() {
+		generic := ours
+		generic.name = "pqkem-generic"
+		impls = append(impls, generic)
+	}
+	if l.std != nil {
+		impls = append(impls, benchImpl{
+			name:   "std",
+			newKey: func(seed []byte) func() { return func() { l.std.newKey(seed) } },
+			encapsulate: func(seed []byte) func() {
+				dk, _ := l.std.newKey(seed)
+				ek := dk.Encapsulator()
+				return func() { ek.Encapsulate() }
+			},
+			decapsulate: func(seed []byte) func() {
+				dk, _ := l.std.newKey(seed)
+				_, c := dk.Encapsulator().Encapsulate()
+				var d crypto.Decapsulator = dk
+				return func() { d.Decapsulate(c) }
+			},
+		})
+	}
+	impls = append(impls, benchImpl{
+		name: "circl",
+		newKey: func(seed []byte) func() {
+			return func() { l.circl.DeriveKeyPair(seed) }
+		},
+		encapsulate: func(seed []byte) func() {
+			pk, _ := l.circl.DeriveKeyPair(seed)
+			return func() { l.circl.Encapsulate(pk) }
+		},
+		decapsulate: func(seed []byte) func() {
+			pk, sk := l.circl.DeriveKeyPair(seed)
+			c, _, _ := l.circl.Encapsulate(pk)
+			return func() { l.circl.Decapsulate(sk, c) }
+		},
+	})
+	return impls
+}
+
+func runBench(b *testing.B, op func(benchImpl) func(seed []byte) func()) {
+	seed := make([]byte, 64)
+	for i := range seed {
+		seed[i] = byte(i)
+	}
+	for _, l := range kemLevels {
+		for _, impl := range benchImpls(l) {
+			b.Run(l.name+"/impl="+impl.name, func(b *testing.B) {
+				defer cpuid.ForceGeneric(impl.name == "pqkem-generic")()
+				f := op(impl)(seed)
+				for b.Loop() {
+					f()
+				}
+			})
+		}
+	}
+}
+
 func BenchmarkKeyGen(b *testing.B) {
-	seed := make([]byte, mlkem.SeedSize)
-	b.Run("ML-KEM-512/impl=pqkem", func(b *testing.B) {
-		for b.Loop() {
-			mlkem.NewDecapsulationKey512(seed)
-		}
-	})
-	b.Run("ML-KEM-768/impl=pqkem", func(b *testing.B) {
-		for b.Loop() {
-			mlkem.NewDecapsulationKey768(seed)
-		}
-	})
-	b.Run("ML-KEM-768/impl=std", func(b *testing.B) {
-		for b.Loop() {
-			stdmlkem.NewDecapsulationKey768(seed)
-		}
-	})
-	b.Run("ML-KEM-1024/impl=pqkem", func(b *testing.B) {
-		for b.Loop() {
-			mlkem.NewDecapsulationKey1024(seed)
-		}
-	})
-	b.Run("ML-KEM-1024/impl=std", func(b *testing.B) {
-		for b.Loop() {
-			stdmlkem.NewDecapsulationKey1024(seed)
-		}
-	})
+	runBench(b, func(i benchImpl) func([]byte) func() { return i.newKey })
 }
 
 func BenchmarkEncaps(b *testing.B) {
-	seed := make([]byte, mlkem.SeedSize)
-	b.Run("ML-KEM-512/impl=pqkem", func(b *testing.B) {
-		dk, _ := mlkem.NewDecapsulationKey512(seed)
-		ek := dk.EncapsulationKey()
-		for b.Loop() {
-			ek.Encapsulate()
-		}
-	})
-	b.Run("ML-KEM-768/impl=pqkem", func(b *testing.B) {
-		dk, _ := mlkem.NewDecapsulationKey768(seed)
-		ek := dk.EncapsulationKey()
-		for b.Loop() {
-			ek.Encapsulate()
-		}
-	})
-	b.Run("ML-KEM-768/impl=std", func(b *testing.B) {
-		dk, _ := stdmlkem.NewDecapsulationKey768(seed)
-		ek := dk.EncapsulationKey()
-		for b.Loop() {
-			ek.Encapsulate()
-		}
-	})
-	b.Run("ML-KEM-1024/impl=pqkem", func(b *testing.B) {
-		dk, _ := mlkem.NewDecapsulationKey1024(seed)
-		ek := dk.EncapsulationKey()
-		for b.Loop() {
-			ek.Encapsulate()
-		}
-	})
-	b.Run("ML-KEM-1024/impl=std", func(b *testing.B) {
-		dk, _ := stdmlkem.NewDecapsulationKey1024(seed)
-		ek := dk.EncapsulationKey()
-		for b.Loop() {
-			ek.Encapsulate()
-		}
-	})
+	runBench(b, func(i benchImpl) func([]byte) func() { return i.encapsulate })
 }
 
 func BenchmarkDecaps(b *testing.B) {
-	seed := make([]byte, mlkem.SeedSize)
-	b.Run("ML-KEM-512/impl=pqkem", func(b *testing.B) {
-		dk, _ := mlkem.NewDecapsulationKey512(seed)
-		_, c := dk.EncapsulationKey().Encapsulate()
-		for b.Loop() {
-			dk.Decapsulate(c)
-		}
-	})
-	b.Run("ML-KEM-768/impl=pqkem", func(b *testing.B) {
-		dk, _ := mlkem.NewDecapsulationKey768(seed)
-		_, c := dk.EncapsulationKey().Encapsulate()
-		for b.Loop() {
-			dk.Decapsulate(c)
-		}
-	})
-	b.Run("ML-KEM-768/impl=std", func(b *testing.B) {
-		dk, _ := stdmlkem.NewDecapsulationKey768(seed)
-		_, c := dk.EncapsulationKey().Encapsulate()
-		for b.Loop() {
-			dk.Decapsulate(c)
-		}
-	})
-	b.Run("ML-KEM-1024/impl=pqkem", func(b *testing.B) {
-		dk, _ := mlkem.NewDecapsulationKey1024(seed)
-		_, c := dk.EncapsulationKey().Encapsulate()
-		for b.Loop() {
-			dk.Decapsulate(c)
-		}
-	})
-	b.Run("ML-KEM-1024/impl=std", func(b *testing.B) {
-		dk, _ := stdmlkem.NewDecapsulationKey1024(seed)
-		_, c := dk.EncapsulationKey().Encapsulate()
-		for b.Loop() {
-			dk.Decapsulate(c)
-		}
-	})
+	runBench(b, func(i benchImpl) func([]byte) func() { return i.decapsulate })
 }
