@@ -91,7 +91,7 @@ const maxEncapsulationKeySize = encodingSize12*maxK + 32
 // seed d || z.
 func NewDecapsulationKeyFromSeed(dk *DecapsulationKey, p *Params, seed []byte) error {
 	if len(seed) != SeedSize {
-		return fmt.Errorf("mlkem: invalid seed length %d, want %d", len(seed), SeedSize)
+		return fmt.Errorf("mlkem: invalid %s seed length %d, want %d", p.name, len(seed), SeedSize)
 	}
 	KeyGenInternal(dk, p, (*[32]byte)(seed[:32]), (*[32]byte)(seed[32:]))
 	return nil
