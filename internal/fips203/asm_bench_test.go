@@ -164,3 +164,39 @@ func BenchmarkPolyAdd(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkOps runs whole operations with every assembly path (this
+// package's and internal/keccak's) and with the generic Go code forced.
+func BenchmarkOps(b *testing.B) {
+	for _, p := range []*Params{MLKEM512, MLKEM768, MLKEM1024} {
+		var d, z [32]byte
+		var m [MessageSize]byte
+		var dk DecapsulationKey
+		KeyGenInternal(&dk, p, &d, &z)
+		var K [SharedKeySize]byte
+		c := dk.EncapsulationKey().EncapsulateInternal(&K, nil, &m)
+		b.Run(p.name+"/op=keygen", func(b *testing.B) {
+			benchImpls(b, func(b *testing.B) {
+				var dk DecapsulationKey
+				for b.Loop() {
+					KeyGenInternal(&dk, p, &d, &z)
+				}
+			})
+		})
+		b.Run(p.name+"/op=encaps", func(b *testing.B) {
+			benchImpls(b, func(b *testing.B) {
+				buf := make([]byte, 0, len(c))
+				for b.Loop() {
+					dk.EncapsulationKey().EncapsulateInternal(&K, buf, &m)
+				}
+			})
+		})
+		b.Run(p.name+"/op=decaps", func(b *testing.B) {
+			benchImpls(b, func(b *testing.B) {
+				for b.Loop() {
+					dk.Decapsulate(&K, c)
+				}
+			})
+		})
+	}
+}
