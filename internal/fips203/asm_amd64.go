@@ -38,6 +38,20 @@ func reduceAddAVX2(f *[256]uint16, acc *[256]uint32, e *[256]uint16)
 //go:noescape
 func cacheAVX2(c *[128]uint16, b *[256]uint16)
 
+// innerProductAVX2 sets f = sum_{j<k} a_j ∘ b_j mod q in [0, q), where a_j is at
+// a + j*aStride bytes, b_j = b[j] and bc_j = bc[j] (arrays of polynomials), for 1 <= k <= 4
+// and every input in [0, q).
+//
+//go:noescape
+func innerProductAVX2(f *[256]uint16, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int)
+
+// innerProductAddAVX2 sets f = e + sum_{j<k} a_j ∘ b_j mod q in [0, q), where a_j is at
+// a + j*aStride bytes, b_j = b[j] and bc_j = bc[j] (arrays of polynomials), for 1 <= k <= 4
+// and every input in [0, q).
+//
+//go:noescape
+func innerProductAddAVX2(f *[256]uint16, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int, e *[256]uint16)
+
 // compressEncode1AVX2 writes ByteEncode_1(Compress_1(f)) to b, as ringCompressAndEncode, for f in [0, q).
 //
 //go:noescape

@@ -2763,6 +2763,158 @@ TEXT ·cacheAVX2(SB), NOSPLIT, $0-16
 	VZEROUPPER
 	RET
 
+// func innerProductAVX2(f *[256]uint16, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int)
+// Requires: AVX, AVX2
+TEXT ·innerProductAVX2(SB), NOSPLIT, $0-48
+	MOVQ         f+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         aStride+16(FP), R8
+	MOVQ         b+24(FP), DX
+	MOVQ         bc+32(FP), CX
+	MOVQ         k+40(FP), R9
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+3072(SB), Y14
+	VPBROADCASTW fips203Scalars<>+66(SB), Y13
+	VPCMPEQD     Y12, Y12, Y12
+	VPSRLD       $0x10, Y12, Y12
+	VPBROADCASTW fips203Scalars<>+68(SB), Y10
+	VPBROADCASTW fips203Scalars<>+70(SB), Y9
+	XORQ         BX, BX
+
+ipfalse_block:
+	// E and O hold the even and odd outputs of pairs 0..7 of the block, exact sums.
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  SI, R11
+	ADDQ  BX, R11
+	MOVQ  DX, R12
+	ADDQ  BX, R12
+	MOVQ  BX, AX
+	SHRQ  $0x01, AX
+	MOVQ  CX, R13
+	ADDQ  AX, R13
+	MOVQ  R9, AX
+
+ipfalse_term:
+	// Term j: as mulAddAVX2 (a0*b0 + a1*bc, a0*b1 + a1*b0 per pair), kept in E and O.
+	VMOVDQU   (R11), Y2
+	VMOVDQU   (R12), Y3
+	VPMOVZXWD (R13), Y4
+	VPSLLD    $0x10, Y4, Y4
+	VPBLENDW  $0xaa, Y4, Y3, Y5
+	VPSHUFB   Y14, Y3, Y6
+	VPMADDWD  Y5, Y2, Y5
+	VPMADDWD  Y6, Y2, Y6
+	VPADDD    Y5, Y0, Y0
+	VPADDD    Y6, Y1, Y1
+	ADDQ      R8, R11
+	ADDQ      $0x00000200, R12
+	ADDQ      $0x00000100, R13
+	DECQ      AX
+	JNZ       ipfalse_term
+
+	// Montgomery reduction of the sums, as in reduceAVX2, then canonical.
+	VPSLLD   $0x10, Y1, Y2
+	VPBLENDW $0xaa, Y2, Y0, Y2
+	VPSRLD   $0x10, Y0, Y3
+	VPBLENDW $0xaa, Y1, Y3, Y3
+	VPMULLW  Y13, Y2, Y2
+	VPMULHW  Y15, Y2, Y2
+	VPSUBW   Y2, Y3, Y3
+	VPMULLW  Y9, Y3, Y11
+	VPMULHW  Y10, Y3, Y3
+	VPMULHW  Y15, Y11, Y11
+	VPSUBW   Y11, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y11
+	VPAND    Y15, Y11, Y11
+	VPADDW   Y11, Y3, Y3
+	VMOVDQU  Y3, (DI)(BX*1)
+	ADDQ     $0x20, BX
+	CMPQ     BX, $0x00000200
+	JB       ipfalse_block
+	VZEROUPPER
+	RET
+
+// func innerProductAddAVX2(f *[256]uint16, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int, e *[256]uint16)
+// Requires: AVX, AVX2
+TEXT ·innerProductAddAVX2(SB), NOSPLIT, $0-56
+	MOVQ         f+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         aStride+16(FP), R8
+	MOVQ         b+24(FP), DX
+	MOVQ         bc+32(FP), CX
+	MOVQ         k+40(FP), R9
+	MOVQ         e+48(FP), R10
+	VPBROADCASTW fips203Scalars<>+0(SB), Y15
+	VMOVDQU      fips203Vectors<>+3072(SB), Y14
+	VPBROADCASTW fips203Scalars<>+66(SB), Y13
+	VPCMPEQD     Y12, Y12, Y12
+	VPSRLD       $0x10, Y12, Y12
+	VPBROADCASTW fips203Scalars<>+68(SB), Y10
+	VPBROADCASTW fips203Scalars<>+70(SB), Y9
+	XORQ         BX, BX
+
+iptrue_block:
+	// E and O hold the even and odd outputs of pairs 0..7 of the block, exact sums.
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  SI, R11
+	ADDQ  BX, R11
+	MOVQ  DX, R12
+	ADDQ  BX, R12
+	MOVQ  BX, AX
+	SHRQ  $0x01, AX
+	MOVQ  CX, R13
+	ADDQ  AX, R13
+	MOVQ  R9, AX
+
+iptrue_term:
+	// Term j: as mulAddAVX2 (a0*b0 + a1*bc, a0*b1 + a1*b0 per pair), kept in E and O.
+	VMOVDQU   (R11), Y2
+	VMOVDQU   (R12), Y3
+	VPMOVZXWD (R13), Y4
+	VPSLLD    $0x10, Y4, Y4
+	VPBLENDW  $0xaa, Y4, Y3, Y5
+	VPSHUFB   Y14, Y3, Y6
+	VPMADDWD  Y5, Y2, Y5
+	VPMADDWD  Y6, Y2, Y6
+	VPADDD    Y5, Y0, Y0
+	VPADDD    Y6, Y1, Y1
+	ADDQ      R8, R11
+	ADDQ      $0x00000200, R12
+	ADDQ      $0x00000100, R13
+	DECQ      AX
+	JNZ       iptrue_term
+
+	// Add e: its even coefficients to E, its odd ones to O.
+	VMOVDQU (R10)(BX*1), Y2
+	VPAND   Y12, Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPADDD  Y3, Y0, Y0
+	VPADDD  Y2, Y1, Y1
+
+	// Montgomery reduction of the sums, as in reduceAVX2, then canonical.
+	VPSLLD   $0x10, Y1, Y2
+	VPBLENDW $0xaa, Y2, Y0, Y2
+	VPSRLD   $0x10, Y0, Y3
+	VPBLENDW $0xaa, Y1, Y3, Y3
+	VPMULLW  Y13, Y2, Y2
+	VPMULHW  Y15, Y2, Y2
+	VPSUBW   Y2, Y3, Y3
+	VPMULLW  Y9, Y3, Y11
+	VPMULHW  Y10, Y3, Y3
+	VPMULHW  Y15, Y11, Y11
+	VPSUBW   Y11, Y3, Y3
+	VPSRAW   $0x0f, Y3, Y11
+	VPAND    Y15, Y11, Y11
+	VPADDW   Y11, Y3, Y3
+	VMOVDQU  Y3, (DI)(BX*1)
+	ADDQ     $0x20, BX
+	CMPQ     BX, $0x00000200
+	JB       iptrue_block
+	VZEROUPPER
+	RET
+
 // func compressEncode1AVX2(b *[32]byte, f *[256]uint16)
 // Requires: AVX, AVX2
 TEXT ·compressEncode1AVX2(SB), NOSPLIT, $0-16

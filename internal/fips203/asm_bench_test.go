@@ -65,6 +65,25 @@ func BenchmarkInnerProduct(b *testing.B) {
 	})
 }
 
+// BenchmarkInnerProductCoarse is the same row through innerProduct.
+func BenchmarkInnerProductCoarse(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 3))
+	var a [maxK]nttElement
+	var s [maxK]nttElement
+	var sc [maxK]nttCache
+	for i := range 3 {
+		a[i] = nttElement(randomBounded(r, q))
+		s[i] = nttElement(randomBounded(r, q))
+		sc[i].computeGeneric(&s[i])
+	}
+	benchImpls(b, func(b *testing.B) {
+		var out nttElement
+		for b.Loop() {
+			innerProduct(&out, a[:], 1, &s, &sc, 3, nil)
+		}
+	})
+}
+
 func BenchmarkCache(b *testing.B) {
 	s := nttElement(randomBounded(rand.New(rand.NewPCG(1, 4)), q))
 	benchImpls(b, func(b *testing.B) {

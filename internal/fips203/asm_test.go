@@ -460,3 +460,56 @@ func TestPolyAddSubAsm(t *testing.T) {
 		}
 	}
 }
+
+// TestInnerProductAsm compares innerProduct on the AVX2 path with the
+// generic path, for every k and both strides, with and without e, on
+// random and extreme inputs (every input q-1 maximizes the sums).
+func TestInnerProductAsm(t *testing.T) {
+	requireAVX2(t)
+	r := rand.New(rand.NewPCG(31, 32))
+	for iter := range 300 {
+		var a [maxK * maxK]nttElement
+		var b [maxK]nttElement
+		var bc [maxK]nttCache
+		var e nttElement
+		fill := func(p *nttElement) {
+			for i := range p {
+				switch iter {
+				case 0:
+					p[i] = q - 1
+				case 1:
+					p[i] = 0
+				default:
+					p[i] = fieldElement(r.IntN(q))
+				}
+			}
+		}
+		for i := range a {
+			fill(&a[i])
+		}
+		for j := range maxK {
+			fill(&b[j])
+			bc[j].computeGeneric(&b[j])
+			if iter == 0 {
+				for i := range bc[j] {
+					bc[j][i] = q - 1
+				}
+			}
+		}
+		fill(&e)
+		for k := 1; k <= maxK; k++ {
+			for _, stride := range []int{1, k} {
+				for _, ep := range []*nttElement{nil, &e} {
+					var want, got nttElement
+					restore := cpuid.ForceGeneric(true)
+					innerProduct(&want, a[1:], stride, &b, &bc, k, ep)
+					restore()
+					innerProduct(&got, a[1:], stride, &b, &bc, k, ep)
+					if got != want {
+						t.Fatalf("k = %d, stride %d, e %v: innerProduct differs\ngot  %v\nwant %v", k, stride, ep != nil, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -23,4 +23,11 @@ func samplePolyCBDAVX2(f *ringElement, b []byte, eta int) { panic(errNoAsm) }
 func polyAddAVX2(f, a, b *[256]uint16)                    { panic(errNoAsm) }
 func polySubAVX2(f, a, b *[256]uint16)                    { panic(errNoAsm) }
 
+func innerProductAVX2(f, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int) {
+	panic(errNoAsm)
+}
+func innerProductAddAVX2(f, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int, e *[256]uint16) {
+	panic(errNoAsm)
+}
+
 const errNoAsm = "fips203: assembly called without assembly support"

@@ -204,3 +204,33 @@ func (acc *nttAccumulator) reduceAddGeneric(f *nttElement, e *nttElement) {
 		acc[i] = 0
 	}
 }
+
+// innerProduct sets f = sum_{j<k} a[j*stride] ∘ b[j] (plus e, if e is not
+// nil), reduced to [0, q): the coarse form of k mulAdd calls followed by
+// reduce or reduceAdd, for 1 <= k <= maxK. With a stride of 1 it takes a
+// row of Â^T; with a stride of k, a column.
+func innerProduct(f *nttElement, a []nttElement, stride int, b *[maxK]nttElement, bc *[maxK]nttCache, k int, e *nttElement) {
+	if k < 1 || k > maxK {
+		panic("fips203: inner product of invalid length") // unreachable: k comes from Params
+	}
+	_ = a[(k-1)*stride] // every a_j the assembly reads is in a
+	if useAVX2() {
+		if e == nil {
+			innerProductAVX2((*[n]uint16)(f), (*[n]uint16)(&a[0]), uintptr(stride)*2*n,
+				(*[n]uint16)(&b[0]), (*[n / 2]uint16)(&bc[0]), k)
+		} else {
+			innerProductAddAVX2((*[n]uint16)(f), (*[n]uint16)(&a[0]), uintptr(stride)*2*n,
+				(*[n]uint16)(&b[0]), (*[n / 2]uint16)(&bc[0]), k, (*[n]uint16)(e))
+		}
+		return
+	}
+	var acc nttAccumulator
+	for j := range k {
+		acc.mulAddGeneric(&a[j*stride], &b[j], &bc[j])
+	}
+	if e == nil {
+		acc.reduceGeneric(f)
+	} else {
+		acc.reduceAddGeneric(f, e)
+	}
+}

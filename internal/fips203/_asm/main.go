@@ -68,6 +68,8 @@ func main() {
 	genReduce(false)
 	genReduce(true)
 	genCache()
+	genInnerProduct(false)
+	genInnerProduct(true)
 	for _, d := range []int{1, 4, 5, 10, 11, 12} {
 		genEncode(d)
 	}
@@ -1128,6 +1130,112 @@ func genAddSub(add bool) {
 		VMOVDQU(x, Mem{Base: pf, Disp: 64 * i})
 		VMOVDQU(y, Mem{Base: pf, Disp: 64*i + 32})
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// k-term inner product in the NTT domain, reduced.
+
+// genInnerProduct generates innerProductAVX2 (f = sum_j a_j ∘ b_j mod q)
+// or innerProductAddAVX2 (f = e + sum_j a_j ∘ b_j mod q): the coarse form
+// of k calls of mulAddAVX2 followed by reduceAVX2 / reduceAddAVX2. The
+// sums stay in registers, block by block, instead of in an accumulator in
+// memory.
+func genInnerProduct(add bool) {
+	sig := "func(f *[256]uint16, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int)"
+	if add {
+		TEXT("innerProductAddAVX2", NOSPLIT, sig[:len(sig)-1]+", e *[256]uint16)")
+		Doc("innerProductAddAVX2 sets f = e + sum_{j<k} a_j ∘ b_j mod q in [0, q), where a_j is at",
+			"a + j*aStride bytes, b_j = b[j] and bc_j = bc[j] (arrays of polynomials), for 1 <= k <= 4",
+			"and every input in [0, q).")
+	} else {
+		TEXT("innerProductAVX2", NOSPLIT, sig)
+		Doc("innerProductAVX2 sets f = sum_{j<k} a_j ∘ b_j mod q in [0, q), where a_j is at",
+			"a + j*aStride bytes, b_j = b[j] and bc_j = bc[j] (arrays of polynomials), for 1 <= k <= 4",
+			"and every input in [0, q).")
+	}
+	Pragma("noescape")
+	pf, pa, stride, pb, pc, k, pe := RDI, RSI, R8, RDX, RCX, R9, R10
+	off, cnt, ra, rb, rc := RBX, RAX, R11, R12, R13
+	Load(Param("f"), pf)
+	Load(Param("a"), pa)
+	Load(Param("aStride"), stride)
+	Load(Param("b"), pb)
+	Load(Param("bc"), pc)
+	Load(Param("k"), k)
+	if add {
+		Load(Param("e"), pe)
+	}
+	broadcast(yQ, q)
+	ySwap, yQinv, yLow, yC, yCQ := Y14, Y13, Y12, Y10, Y9
+	VMOVDQU(vector(swapPairs), ySwap)
+	broadcast(yQinv, qinv)
+	VPCMPEQD(yLow, yLow, yLow)
+	VPSRLD(U8(16), yLow, yLow) // 0x0000ffff in every dword
+	cr, crq := montConst(1 << 16)
+	broadcast(yC, cr)
+	broadcast(yCQ, crq)
+	E, O, A, B, C, X, Yv := Y0, Y1, Y2, Y3, Y4, Y5, Y6
+
+	// off runs over the 16 blocks of 16 coefficients (32 bytes each).
+	XORQ(off, off)
+	Label(fmt.Sprintf("ip%v_block", add))
+	Comment("E and O hold the even and odd outputs of pairs 0..7 of the block, exact sums.")
+	VPXOR(E, E, E)
+	VPXOR(O, O, O)
+	MOVQ(pa, ra)
+	ADDQ(off, ra)
+	MOVQ(pb, rb)
+	ADDQ(off, rb)
+	MOVQ(off, cnt)
+	SHRQ(U8(1), cnt)
+	MOVQ(pc, rc)
+	ADDQ(cnt, rc) // the cache has 8 entries (16 bytes) per block
+	MOVQ(k, cnt)
+	Label(fmt.Sprintf("ip%v_term", add))
+	Comment("Term j: as mulAddAVX2 (a0*b0 + a1*bc, a0*b1 + a1*b0 per pair), kept in E and O.")
+	VMOVDQU(Mem{Base: ra}, A)
+	VMOVDQU(Mem{Base: rb}, B)
+	VPMOVZXWD(Mem{Base: rc}, C)
+	VPSLLD(U8(16), C, C)
+	VPBLENDW(U8(0xaa), C, B, X) // (b0, bc)
+	VPSHUFB(ySwap, B, Yv)       // (b1, b0)
+	VPMADDWD(X, A, X)
+	VPMADDWD(Yv, A, Yv)
+	VPADDD(X, E, E)
+	VPADDD(Yv, O, O)
+	ADDQ(stride, ra)
+	ADDQ(U32(2*n), rb)
+	ADDQ(U32(n), rc)
+	DECQ(cnt)
+	JNZ(LabelRef(fmt.Sprintf("ip%v_term", add)))
+
+	if add {
+		Comment("Add e: its even coefficients to E, its odd ones to O.")
+		VMOVDQU(Mem{Base: pe, Index: off, Scale: 1}, A)
+		VPAND(yLow, A, B)
+		VPSRLD(U8(16), A, A)
+		VPADDD(B, E, E)
+		VPADDD(A, O, O)
+	}
+	// Each sum x is below 4 * 2q^2 + q < 2^27. Split it as hi*2^16 + lo
+	// with the words already in coefficient order: LO = (lo(E), lo(O))
+	// and HI = (hi(E), hi(O)) in each dword.
+	Comment("Montgomery reduction of the sums, as in reduceAVX2, then canonical.")
+	VPSLLD(U8(16), O, A)
+	VPBLENDW(U8(0xaa), A, E, A) // LO
+	VPSRLD(U8(16), E, B)
+	VPBLENDW(U8(0xaa), O, B, B) // HI, below 2^11
+	VPMULLW(yQinv, A, A)
+	VPMULHW(yQ, A, A)
+	VPSUBW(A, B, B) // x * R^-1, in (-q/2 - 1, 2^11 + q/2)
+	fqmul(B, B, yC, yCQ)
+	condAddQ(B)
+	VMOVDQU(B, Mem{Base: pf, Index: off, Scale: 1})
+	ADDQ(U8(32), off)
+	CMPQ(off, U32(2*n))
+	JB(LabelRef(fmt.Sprintf("ip%v_block", add)))
 	VZEROUPPER()
 	RET()
 }
