@@ -13,10 +13,9 @@ import (
 
 func requireAVX2(t testing.TB) {
 	t.Helper()
-	if !useAVX2() {
-		if cpuid.HasAVX2() {
-			t.Fatal("AVX2 present but the assembly path is disabled (ForceGeneric left on?)")
-		}
+	// The tests call the assembly directly, so only the CPU and the build
+	// matter, not the ForceGeneric switch.
+	if !cpuid.HasAVX2() {
 		t.Skip("no AVX2 assembly in this build")
 	}
 }
