@@ -114,12 +114,12 @@ func sampleNTTx4(a *[4]*nttElement, rho *[32]byte, idx *[4][2]byte) {
 	}
 }
 
-// rejectionSample is the loop body of SampleNTT (Algorithm 7, lines 5 to
+// rejectionSampleGeneric is the loop body of SampleNTT (Algorithm 7, lines 5 to
 // 14): it parses b, a multiple of 3 bytes, into 12-bit candidates d1, d2,
 // stores those below q in a[k], a[k+1], ... until a is full, and returns the
 // new count. It runs on public data only (rho), so its timing may and does
 // depend on the candidates.
-func rejectionSample(a *nttElement, k int, b []byte) int {
+func rejectionSampleGeneric(a *nttElement, k int, b []byte) int {
 	// Fast path: four candidates from six bytes, read as one 64-bit word,
 	// stored without a branch: each candidate is written to a[k] and k
 	// advances only if it was accepted, so a rejected one is overwritten by
@@ -153,9 +153,20 @@ func rejectionSample(a *nttElement, k int, b []byte) int {
 }
 
 // samplePolyCBD implements SamplePolyCBD_eta (FIPS 203, Algorithm 8) for
-// eta = 2 and 3, reading 64 * eta bytes of b. It is constant time: each
-// coefficient is a difference of bit counts, reduced modulo q with a mask.
+// eta = 2 and 3, reading 64 * eta bytes of b: with AVX2 (asm_amd64.s) where
+// it may run, else samplePolyCBDGeneric. Both are constant time.
 func samplePolyCBD(f *ringElement, b []byte, eta int) {
+	if useAVX2() {
+		samplePolyCBDAVX2(f, b, eta)
+		return
+	}
+	samplePolyCBDGeneric(f, b, eta)
+}
+
+// samplePolyCBDGeneric implements SamplePolyCBD_eta (FIPS 203, Algorithm 8)
+// for eta = 2 and 3, reading 64 * eta bytes of b. It is constant time: each
+// coefficient is a difference of bit counts, reduced modulo q with a mask.
+func samplePolyCBDGeneric(f *ringElement, b []byte, eta int) {
 	switch eta {
 	case 2:
 		b := b[:128]

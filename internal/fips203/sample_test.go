@@ -3,6 +3,7 @@ package fips203
 import (
 	"bytes"
 	"crypto/sha3"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -73,7 +74,9 @@ func TestSampleNTT(t *testing.T) {
 // in pieces of every size, from every starting count, and compares it with
 // the candidate-by-candidate loop. Only a[:k] is defined: the branch-free
 // fast path may leave a rejected candidate in a[k].
-func TestRejectionSample(t *testing.T) {
+func TestRejectionSample(t *testing.T) { bothPaths(t, testRejectionSample) }
+
+func testRejectionSample(t *testing.T) {
 	rng := rand.NewChaCha8([32]byte{8})
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 2000 {
@@ -265,5 +268,61 @@ func TestKeccakPathsAgree(t *testing.T) {
 				t.Fatalf("%s: decapsulation does not recover the key", p.Name())
 			}
 		}
+	}
+}
+
+func BenchmarkSampleMatrix(b *testing.B) {
+	var rho [32]byte
+	var a [maxK * maxK]nttElement
+	perEntry := sampleMatrixWith(sampleNTT)
+	for _, k := range []int{2, 3, 4} {
+		b.Run(fmt.Sprintf("k=%d/impl=x4", k), func(b *testing.B) {
+			if !cpuid.AVX2() {
+				b.Skip("no AVX2")
+			}
+			for b.Loop() {
+				sampleMatrixFIPS(&a, &rho, k)
+			}
+		})
+		b.Run(fmt.Sprintf("k=%d/impl=sha3", k), func(b *testing.B) {
+			for b.Loop() {
+				perEntry(&a, &rho, k)
+			}
+		})
+	}
+}
+
+func BenchmarkSamplePRFs(b *testing.B) {
+	var s [32]byte
+	var polys [2*maxK + 1]ringElement
+	var f [2*maxK + 1]*ringElement
+	etas := [2*maxK + 1]int{2, 2, 2, 2, 2, 2, 2, 2, 2}
+	for i := range f {
+		f[i] = &polys[i]
+	}
+	for _, count := range []int{1, 2, 3, 4, 7} {
+		b.Run(fmt.Sprintf("polys=%d/impl=x4", count), func(b *testing.B) {
+			if !cpuid.AVX2() {
+				b.Skip("no AVX2")
+			}
+			for b.Loop() {
+				samplePRFs(&s, f[:count], etas[:count])
+			}
+		})
+		b.Run(fmt.Sprintf("polys=%d/impl=sha3", count), func(b *testing.B) {
+			defer cpuid.ForceGeneric(true)()
+			for b.Loop() {
+				samplePRFs(&s, f[:count], etas[:count])
+			}
+		})
+	}
+}
+
+func BenchmarkRejectionSample(b *testing.B) {
+	buf := make([]byte, 3*168)
+	rand.NewChaCha8([32]byte{}).Read(buf)
+	var a nttElement
+	for b.Loop() {
+		rejectionSample(&a, 0, buf)
 	}
 }

@@ -152,13 +152,27 @@ func (s *X4) Read(out [4][]byte) {
 		}
 		m := min(s.rate-s.off, l-o)
 		for j := range 4 {
-			b := out[j][o : o+m]
-			for p := range b {
-				q := s.off + p
-				b[p] = byte(s.a[4*(q/8)+j] >> (8 * (q % 8)))
-			}
+			s.readLane(j, out[j][o:o+m])
 		}
 		s.off += m
 		o += m
+	}
+}
+
+// readLane copies len(b) bytes of the output block of state j, from byte
+// s.off on, to b.
+func (s *X4) readLane(j int, b []byte) {
+	p := s.off
+	for ; len(b) > 0 && p%8 != 0; p++ {
+		b[0] = byte(s.a[4*(p/8)+j] >> (8 * (p % 8)))
+		b = b[1:]
+	}
+	for ; len(b) >= 8; p += 8 {
+		binary.LittleEndian.PutUint64(b, s.a[4*(p/8)+j])
+		b = b[8:]
+	}
+	for ; len(b) > 0; p++ {
+		b[0] = byte(s.a[4*(p/8)+j] >> (8 * (p % 8)))
+		b = b[1:]
 	}
 }

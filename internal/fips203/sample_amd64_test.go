@@ -1,0 +1,55 @@
+//go:build amd64 && !purego
+
+package fips203
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
+)
+
+// Differential tests of sample_amd64.s against the Go twins.
+
+func skipNoAVX2(t testing.TB) {
+	if !cpuid.HasAVX2() {
+		t.Skip("no AVX2 on this CPU")
+	}
+}
+
+func TestRejUniformAVX2(t *testing.T) {
+	skipNoAVX2(t)
+	rng := rand.NewChaCha8([32]byte{21})
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 5000 {
+		b := make([]byte, r.IntN(600))
+		rng.Read(b)
+		switch trial % 4 {
+		case 1:
+			for x := range b {
+				if r.IntN(4) != 0 {
+					b[x] = 0xff
+				}
+			}
+		case 2:
+			for x := 0; x+3 <= len(b); x += 3 {
+				d1, d2 := uint32(q-3+r.IntN(6)), uint32(q-3+r.IntN(6))
+				w := d1 | d2<<12
+				b[x], b[x+1], b[x+2] = byte(w), byte(w>>8), byte(w>>16)
+			}
+		case 3:
+			clear(b)
+		}
+		k0 := r.IntN(n + 1)
+		var got, want nttElement
+		kg, used := rejUniformAVX2((*[n]uint16)(&got), k0, b)
+		if used%24 != 0 || used > len(b) || (kg <= 240 && len(b)-used >= 32) {
+			t.Fatalf("trial %d: k0 %d len %d: stopped at k = %d after %d bytes", trial, k0, len(b), kg, used)
+		}
+		kw := rejectionSampleGeneric(&want, k0, b[:used])
+		if kg != kw || !slices.Equal(got[k0:kg], want[k0:kw]) {
+			t.Fatalf("trial %d: k0 %d: AVX2 gave k = %d, Go %d, or the coefficients differ", trial, k0, kg, kw)
+		}
+	}
+}
