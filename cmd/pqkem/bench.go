@@ -94,8 +94,8 @@ type benchOp func()
 
 // contender is one implementation of one scheme, with its three operations.
 type contender struct {
-	impl                string
-	generic             bool // run with the generic Go path forced
+	impl                 string
+	generic              bool // run with the generic Go path forced
 	keygen, encap, decap benchOp
 }
 
