@@ -25,101 +25,43 @@ import (
 
 	"github.com/pqkem/pqkem/internal/vectors"
 	"github.com/pqkem/pqkem/mlkem"
-	"github.com/pqkem/pqkem/mlkem/mlkemtest"
 )
 
 var katMillion = flag.Bool("mlkem.million", false, "run the accumulated ML-KEM vector tests for 1,000,000 iterations (slow: minutes)")
 
-// katDK and katEK are the methods the per-level key
-// types share.
-type katDK interface {
-	Bytes() []byte
-	ExpandedBytes() []byte
-	Decapsulate(ciphertext []byte) (sharedKey []byte, err error)
-}
-
-type katEK interface {
-	Bytes() []byte
-	Encapsulate() (sharedKey, ciphertext []byte)
-}
-
-// katLevel is one ML-KEM parameter set, seen through the public API.
+// katLevel is one ML-KEM parameter set as the vector tests see it: the
+// shared adapter of levels_test.go, plus the case counts that differ
+// between levels (README §2.2 and §3.2).
 type katLevel struct {
-	name   string // "ML-KEM-768", as the vector files spell it
-	bits   string // "768", as in the Wycheproof file names
-	ekSize int
-	dkSize int // expanded
-	ctSize int
+	*kemLevel
+	bits string // "768", as in the Wycheproof file names
 
-	newKey              func(seed []byte) (katDK, error)
-	newKeyExpanded      func(dk []byte) (katDK, error)
-	newEncapsulationKey func(ek []byte) (katEK, error)
-	ekOf                func(katDK) katEK
-	encapsulate         func(ek katEK, m []byte) (sharedKey, ciphertext []byte, err error) // Encaps_internal
-
-	// Counts that differ between levels (README §2.2 and §3.2).
 	wantWycheproofEncaps map[string]int
 	wantModulusLines     int
 }
 
-func newKATLevel[D interface {
-	katDK
-	EncapsulationKey() E
-}, E katEK](
-	bits string, ekSize, dkSize, ctSize int,
-	newKey, newKeyExpanded func([]byte) (D, error),
-	newEK func([]byte) (E, error),
-	encaps func(E, []byte) ([]byte, []byte, error),
-) *katLevel {
-	// Return a nil interface, not a typed nil pointer, on error.
-	wrapD := func(f func([]byte) (D, error)) func([]byte) (katDK, error) {
-		return func(b []byte) (katDK, error) {
-			dk, err := f(b)
-			if err != nil {
-				return nil, err
-			}
-			return dk, nil
-		}
-	}
-	return &katLevel{
-		name: "ML-KEM-" + bits, bits: bits,
-		ekSize: ekSize, dkSize: dkSize, ctSize: ctSize,
-		newKey:         wrapD(newKey),
-		newKeyExpanded: wrapD(newKeyExpanded),
-		newEncapsulationKey: func(b []byte) (katEK, error) {
-			ek, err := newEK(b)
-			if err != nil {
-				return nil, err
-			}
-			return ek, nil
-		},
-		ekOf:        func(dk katDK) katEK { return dk.(D).EncapsulationKey() },
-		encapsulate: func(ek katEK, m []byte) ([]byte, []byte, error) { return encaps(ek.(E), m) },
-	}
-}
-
 var katLevels = func() []*katLevel {
-	l512 := newKATLevel("512", mlkem.EncapsulationKeySize512, mlkem.DecapsulationKeyExpandedSize512, mlkem.CiphertextSize512,
-		mlkem.NewDecapsulationKey512, mlkem.NewDecapsulationKeyExpanded512, mlkem.NewEncapsulationKey512, mlkemtest.Encapsulate512)
-	l768 := newKATLevel("768", mlkem.EncapsulationKeySize768, mlkem.DecapsulationKeyExpandedSize768, mlkem.CiphertextSize768,
-		mlkem.NewDecapsulationKey768, mlkem.NewDecapsulationKeyExpanded768, mlkem.NewEncapsulationKey768, mlkemtest.Encapsulate768)
-	l1024 := newKATLevel("1024", mlkem.EncapsulationKeySize1024, mlkem.DecapsulationKeyExpandedSize1024, mlkem.CiphertextSize1024,
-		mlkem.NewDecapsulationKey1024, mlkem.NewDecapsulationKeyExpanded1024, mlkem.NewEncapsulationKey1024, mlkemtest.Encapsulate1024)
-	for _, x := range []struct {
-		l                 *katLevel
+	var levels []*katLevel
+	for i, x := range []struct {
+		bits              string
 		reduced, overflow int // Wycheproof encaps: "Public key not reduced", CCTV/modulus
 		modulus           int
-	}{{l512, 100, 8, 775}, {l768, 100, 12, 780}, {l1024, 100, 16, 1040}} {
-		x.l.wantWycheproofEncaps = map[string]int{
+	}{{"512", 100, 8, 775}, {"768", 100, 12, 780}, {"1024", 100, 16, 1040}} {
+		l := &katLevel{kemLevel: kemLevels[i], bits: x.bits}
+		if l.name != "ML-KEM-"+x.bits {
+			panic("katLevels: kemLevels is not in the order 512, 768, 1024")
+		}
+		l.wantWycheproofEncaps = map[string]int{
 			"valid":                    133,
 			"invalid: not reduced":     x.reduced,
 			"invalid: too long":        10,
 			"invalid: too short":       10,
 			"invalid: ModulusOverflow": x.overflow,
 		}
-		x.l.wantModulusLines = x.modulus
+		l.wantModulusLines = x.modulus
+		levels = append(levels, l)
 	}
-	return []*katLevel{l512, l768, l1024}
+	return levels
 }()
 
 func katLevelByName(name string) *katLevel {
@@ -262,14 +204,14 @@ func TestACVPKeyGen(t *testing.T) {
 						t.Errorf("%s: NewDecapsulationKey: %v", ctx, err)
 						continue
 					}
-					katCheck(t, ctx, "ek", p.ekOf(dk).Bytes(), wantEK)
+					katCheck(t, ctx, "ek", p.encapsulationKey(dk).Bytes(), wantEK)
 					katCheck(t, ctx, "expanded dk", dk.ExpandedBytes(), wantDK)
 					katCheck(t, ctx, "seed (Bytes)", dk.Bytes(), seed)
 					// The expanded form parses back to the same key.
 					if dk2, err := p.newKeyExpanded(wantDK); err != nil {
 						t.Errorf("%s: NewDecapsulationKeyExpanded: %v", ctx, err)
 					} else {
-						katCheck(t, ctx, "ek from expanded dk", p.ekOf(dk2).Bytes(), wantEK)
+						katCheck(t, ctx, "ek from expanded dk", p.encapsulationKey(dk2).Bytes(), wantEK)
 					}
 					counts["keyGen"]++
 				}
@@ -335,7 +277,7 @@ func acvpEncapDecapCase(t *testing.T, p *katLevel, ctx, function, keyFormat, rea
 	switch function {
 	case "encapsulation":
 		wantEK, m, wantC, wantK := katHex(t, ekHex), katHex(t, mHex), katHex(t, cHex), katHex(t, kHex)
-		ek, err := p.newEncapsulationKey(wantEK)
+		ek, err := p.newEK(wantEK)
 		if err != nil {
 			t.Errorf("%s: NewEncapsulationKey: %v", ctx, err)
 			return ""
@@ -362,7 +304,7 @@ func acvpEncapDecapCase(t *testing.T, p *katLevel, ctx, function, keyFormat, rea
 
 	case "decapsulation":
 		c, wantK := katHex(t, cHex), katHex(t, kHex)
-		var dk katDK
+		var dk ourDecapsulator
 		var err error
 		switch keyFormat {
 		case "", "expanded":
@@ -392,7 +334,7 @@ func acvpEncapDecapCase(t *testing.T, p *katLevel, ctx, function, keyFormat, rea
 				t.Errorf("%s: seed case without dk and ek", ctx)
 			}
 			katCheck(t, ctx, "expanded dk derived from d||z", dk.ExpandedBytes(), katHex(t, dkHex))
-			katCheck(t, ctx, "ek derived from d||z", p.ekOf(dk).Bytes(), katHex(t, ekHex))
+			katCheck(t, ctx, "ek derived from d||z", p.encapsulationKey(dk).Bytes(), katHex(t, ekHex))
 		default:
 			t.Errorf("%s: unknown keyFormat", ctx)
 			return ""
@@ -415,7 +357,7 @@ func acvpEncapDecapCase(t *testing.T, p *katLevel, ctx, function, keyFormat, rea
 		if function == "decapsulationKeyCheck" {
 			_, err = p.newKeyExpanded(katHex(t, dkHex))
 		} else {
-			_, err = p.newEncapsulationKey(katHex(t, ekHex))
+			_, err = p.newEK(katHex(t, ekHex))
 		}
 		if verdict := err == nil; verdict != *testPassed {
 			t.Errorf("%s: key accepted = %v (err %v), want %v", ctx, verdict, err, *testPassed)
@@ -572,7 +514,7 @@ func wycheproofDecaps(t *testing.T, p *katLevel, ctx string, tc *wycheproofTest)
 	if tc.EK == "" {
 		t.Errorf("%s: no ek for a 64-byte seed", ctx)
 	} else {
-		katCheck(t, ctx, "ek", p.ekOf(dk).Bytes(), katHex(t, tc.EK))
+		katCheck(t, ctx, "ek", p.encapsulationKey(dk).Bytes(), katHex(t, tc.EK))
 	}
 	K, err := dk.Decapsulate(c)
 	switch {
@@ -597,7 +539,7 @@ func wycheproofDecaps(t *testing.T, p *katLevel, ctx string, tc *wycheproofTest)
 func wycheproofEncaps(t *testing.T, p *katLevel, ctx string, tc *wycheproofTest) string {
 	valid := tc.Result == "valid"
 	ekb, m := katHex(t, tc.EK), katHex(t, tc.M)
-	ek, err := p.newEncapsulationKey(ekb)
+	ek, err := p.newEK(ekb)
 	if err != nil {
 		if valid {
 			t.Errorf("%s: NewEncapsulationKey: %v", ctx, err)
@@ -645,7 +587,7 @@ func wycheproofKeyGen(t *testing.T, p *katLevel, ctx string, tc *wycheproofTest)
 		t.Errorf("%s: NewDecapsulationKey accepted the seed of an invalid case", ctx)
 		return ""
 	}
-	ok := katCheck(t, ctx, "ek", p.ekOf(dk).Bytes(), katHex(t, tc.EK))
+	ok := katCheck(t, ctx, "ek", p.encapsulationKey(dk).Bytes(), katHex(t, tc.EK))
 	ok = katCheck(t, ctx, "expanded dk", dk.ExpandedBytes(), katHex(t, tc.DK)) && ok
 	ok = katCheck(t, ctx, "seed (Bytes)", dk.Bytes(), seed) && ok
 	if ok {
@@ -671,7 +613,7 @@ func wycheproofExpandedDecaps(t *testing.T, p *katLevel, ctx string, tc *wychepr
 		t.Errorf("%s: NewDecapsulationKeyExpanded accepted a %d-byte key", ctx, len(dkb))
 		return ""
 	}
-	katCheck(t, ctx, "ek inside dk", p.ekOf(dk).Bytes(), katHex(t, tc.EK))
+	katCheck(t, ctx, "ek inside dk", p.encapsulationKey(dk).Bytes(), katHex(t, tc.EK))
 	K, err := dk.Decapsulate(c)
 	switch {
 	case err != nil && len(c) == p.ctSize:
@@ -764,7 +706,7 @@ func TestCCTVModulus(t *testing.T) {
 					t.Errorf("line %d: %d-byte key, want %d", i+1, len(ekb), p.ekSize)
 					continue
 				}
-				if _, err := p.newEncapsulationKey(ekb); err == nil {
+				if _, err := p.newEK(ekb); err == nil {
 					t.Errorf("line %d: NewEncapsulationKey accepted a key that fails the modulus check", i+1)
 					continue
 				}
@@ -797,7 +739,7 @@ func TestCCTVUnluckySample(t *testing.T) {
 func cctvEncapsDecaps(t *testing.T, p *katLevel, v map[string]string) bool {
 	t.Helper()
 	ekb, dkb, m, wantK, wantC := katHex(t, v["ek"]), katHex(t, v["dk"]), katHex(t, v["m"]), katHex(t, v["K"]), katHex(t, v["c"])
-	ek, err := p.newEncapsulationKey(ekb)
+	ek, err := p.newEK(ekb)
 	if err != nil {
 		t.Errorf("NewEncapsulationKey: %v", err)
 		return false
@@ -814,7 +756,7 @@ func cctvEncapsDecaps(t *testing.T, p *katLevel, v map[string]string) bool {
 		t.Errorf("NewDecapsulationKeyExpanded: %v", err)
 		return false
 	}
-	ok = katCheck(t, "dk", "ek", p.ekOf(dk).Bytes(), ekb) && ok
+	ok = katCheck(t, "dk", "ek", p.encapsulationKey(dk).Bytes(), ekb) && ok
 	ok = katCheck(t, "dk", "ExpandedBytes", dk.ExpandedBytes(), dkb) && ok
 	K2, err := dk.Decapsulate(wantC)
 	if err != nil {
@@ -996,7 +938,7 @@ func katAccumulate(t *testing.T, p *katLevel, n int) (digests map[string][]byte,
 		if err != nil {
 			t.Fatalf("iteration %d: NewDecapsulationKey: %v", i, err)
 		}
-		ek := p.ekOf(dk)
+		ek := p.encapsulationKey(dk)
 		K, c, err := p.encapsulate(ek, m)
 		if err != nil {
 			t.Fatalf("iteration %d: Encapsulate: %v", i, err)
