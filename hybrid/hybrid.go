@@ -524,4 +524,3 @@ func (ek *EncapsulationKey) finish(ssPQ, ctPQ []byte, eph *ecdh.PrivateKey) (sha
 	ctT := eph.PublicKey().Bytes()
 	return k.combine(ssPQ, ssT, ctT, ek.ec.Bytes()), k.join(ctPQ, ctT), nil
 }
-
