@@ -302,9 +302,11 @@ func gsButterfly(a, b VecPhysical, length int) {
 }
 
 // barrett reduces every lane of x to [0, q]: x - floor(x*barrettV/2^26)*q.
-// Valid for any signed 16-bit lane (TestBarrettAVX2 style bounds: the
-// estimate of floor(x/q) is exact for x >= 0 and at most one too small for
-// x < 0, which gives q only when x is a negative multiple of q).
+// barrettV/2^26 exceeds 1/q by less than 2.1e-9, so for |x| < 2^15 the
+// estimate x*barrettV/2^26 exceeds x/q by less than 7e-5 < 1/q. The floor
+// is therefore exact for x >= 0 (x/q is at least 1/q below the next
+// integer) and for negative x that are not multiples of q; for a negative
+// multiple of q it is one too small, which gives q.
 func barrett(x, v VecPhysical) {
 	VPMULHW(v, x, yT)      // floor(x*v / 2^16)
 	VPSRAW(U8(10), yT, yT) // floor(x*v / 2^26)
