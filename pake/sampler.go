@@ -1,0 +1,404 @@
+package pake
+
+import (
+	"crypto/sha3"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	"github.com/pqkem/pqkem/internal/keccak"
+)
+
+// Sampler is a SampleNTT variant: a map from a 34-byte XOF input (a 32-byte
+// seed and two index bytes) to 256 coefficients in [0, q), read from
+// SHAKE128 of that input. NoIC uses it for the matrix Â and for the
+// password mask; Tempo only for the mask.
+type Sampler uint8
+
+const (
+	// A0 is FIPS 203 SampleNTT (Algorithm 7): rejection sampling, reading
+	// as many SHAKE128 bytes as it needs. Its running time depends on the
+	// seed, and in the PAKEs the seed depends on the password: an attacker
+	// who times a party can run an offline dictionary attack. A0 exists for
+	// comparison and for the benchmarks only; it is UNSAFE for real
+	// passwords.
+	A0 Sampler = iota + 1
+	// A1 is the "fixed loop sampler": the same output as A0 (whenever A0
+	// succeeds within 280 iterations, that is except with probability about
+	// 2^-261), computed in constant time from exactly 840 SHAKE128 bytes.
+	A1
+	// B0 takes the first 400 SHAKE128 bytes as a 3200-bit little-endian
+	// integer X and outputs its 256 least significant base-q digits,
+	// floor(X / q^i) mod q, in constant time (fixed-width limb arithmetic,
+	// no math/big). Not FIPS 203.
+	B0
+	// C1 reduces each of 256 little-endian 192-bit chunks of 6144 SHAKE128
+	// bytes modulo q, in constant time. Not FIPS 203. It is the artifact's
+	// C0 and C1 (the same output) and the default.
+	C1
+)
+
+// Samplers lists the variants, A0 first.
+var Samplers = []Sampler{A0, A1, B0, C1}
+
+func (s Sampler) String() string {
+	switch s {
+	case A0:
+		return "A0"
+	case A1:
+		return "A1"
+	case B0:
+		return "B0"
+	case C1:
+		return "C1"
+	}
+	return fmt.Sprintf("Sampler(%d)", uint8(s))
+}
+
+// ParseSampler returns the sampler named name ("A0", "A1", "B0" or "C1";
+// "C0" is accepted as C1, whose output it is).
+func ParseSampler(name string) (Sampler, error) {
+	switch name {
+	case "A0", "a0":
+		return A0, nil
+	case "A1", "a1":
+		return A1, nil
+	case "B0", "b0":
+		return B0, nil
+	case "C0", "c0", "C1", "c1":
+		return C1, nil
+	}
+	return 0, fmt.Errorf("pake: unknown sampler %q, want A0, A1, B0 or C1", name)
+}
+
+// ConstantTime reports whether the sampler's running time is independent
+// of its seed: true for all but A0.
+func (s Sampler) ConstantTime() bool { return s == A1 || s == B0 || s == C1 }
+
+func (s Sampler) valid() bool { return s >= A0 && s <= C1 }
+
+// XOFBytes is the number of SHAKE128 output bytes the sampler reads: 840
+// for A1, 400 for B0, 6144 for C1, and 0 for A0, which reads a variable
+// amount.
+func (s Sampler) XOFBytes() int {
+	switch s {
+	case A1:
+		return a1Bytes
+	case B0:
+		return b0Bytes
+	case C1:
+		return c1Bytes
+	}
+	return 0
+}
+
+// Sample sets out to the sampler's output for the 34-byte XOF input seed.
+func (s Sampler) Sample(out *[256]uint16, seed *[34]byte) {
+	if !s.valid() {
+		panic("pake: invalid sampler")
+	}
+	s.sampleBatch([]*[256]uint16{out}, [][34]byte{*seed})
+}
+
+const (
+	q = 3329
+	n = 256
+
+	a1Iterations = 280
+	a1Bytes      = 3 * a1Iterations // 840 = 5 SHAKE128 blocks
+	b0Bytes      = 400              // 3200 bits, read from 3 blocks
+	c1Bytes      = 24 * n           // 6144, read from 37 blocks
+)
+
+// blocks128 is the number of whole SHAKE128 blocks that hold nbytes.
+func blocks128(nbytes int) int { return (nbytes + keccak.Rate128 - 1) / keccak.Rate128 }
+
+// sampleBatch sets *out[e] to the sampler's output for seeds[e], for every
+// e. The fixed-length samplers squeeze four seeds at a time with the
+// four-way Keccak when it is accelerated.
+func (s Sampler) sampleBatch(out []*[256]uint16, seeds [][34]byte) {
+	var finish func(out *[256]uint16, b []byte)
+	switch s {
+	case A0:
+		for e := range out {
+			sampleA0(out[e], &seeds[e])
+		}
+		return
+	case A1:
+		finish = a1FromBytes
+	case B0:
+		finish = b0FromBytes
+	case C1:
+		finish = c1FromBytes
+	default:
+		panic("pake: invalid sampler")
+	}
+	nb := blocks128(s.XOFBytes()) * keccak.Rate128
+	e := 0
+	if keccak.Accelerated() && len(out) > 1 {
+		buf := make([]byte, 4*nb)
+		bs := [4][]byte{buf[:nb], buf[nb : 2*nb], buf[2*nb : 3*nb], buf[3*nb:]}
+		for ; e < len(out); e += 4 {
+			// A short last batch repeats its last seed in the unused lanes.
+			var in [4][]byte
+			for l := range in {
+				in[l] = seeds[min(e+l, len(out)-1)][:]
+			}
+			var x keccak.X4
+			x.Init128(in)
+			x.SqueezeBlocks(&bs)
+			for l := range 4 {
+				if e+l < len(out) {
+					finish(out[e+l], bs[l])
+				}
+			}
+		}
+		clear(buf)
+		return
+	}
+	buf := make([]byte, nb)
+	for ; e < len(out); e++ {
+		h := sha3.NewSHAKE128()
+		h.Write(seeds[e][:])
+		h.Read(buf)
+		finish(out[e], buf)
+	}
+	clear(buf)
+}
+
+// sampleA0 is FIPS 203 SampleNTT (Algorithm 7). It reads SHAKE128 three
+// bytes at a time until 256 coefficients are accepted, with no iteration
+// cap: it equals the ML-KEM matrix sampler in every case, and its running
+// time depends on the seed. Variable time; see A0.
+func sampleA0(out *[256]uint16, seed *[34]byte) {
+	h := sha3.NewSHAKE128()
+	h.Write(seed[:])
+	var b [keccak.Rate128]byte
+	j := 0
+	for {
+		h.Read(b[:])
+		for i := 0; i < len(b); i += 3 {
+			d1 := uint16(b[i]) | uint16(b[i+1]&0x0f)<<8
+			d2 := uint16(b[i+1])>>4 | uint16(b[i+2])<<4
+			if d1 < q {
+				out[j] = d1
+				j++
+			}
+			if j == n {
+				return
+			}
+			if d2 < q {
+				out[j] = d2
+				j++
+			}
+			if j == n {
+				return
+			}
+		}
+	}
+}
+
+// a1FromBytes is A1 on the first 840 XOF bytes b, in constant time.
+//
+// It computes what A0 computes: the 560 12-bit candidates, and for output
+// slot j the j-th accepted one (candidate < q). The artifact sweeps all 256
+// slots for each candidate (143,360 masked writes). Here the accepted
+// candidates are moved to their slots by an oblivious, order-preserving
+// compaction network instead: each candidate i is tagged with its distance
+// dist(i) = the number of rejected candidates before it (a prefix count,
+// computed without branches), and in round r = 0..9 every still valid
+// candidate whose dist has bit r set moves left by 2^r. The distances of
+// accepted candidates never decrease along the array and grow by at most the
+// gap between them, so after each round the valid candidates are still in
+// order and no two share a slot (the proof is in the test's comment); after
+// the last round the accepted candidate i sits at slot i - dist(i). Every
+// round touches every slot with the same masked select, so the memory
+// access pattern and the instruction count are fixed: 10 x 560 selects.
+//
+// If fewer than 256 of the 560 candidates are accepted (probability about
+// 2^-261), the slots past the last accepted one are left 0, as the
+// artifact leaves them unfilled; A0 would read further.
+func a1FromBytes(out *[256]uint16, b []byte) {
+	const nc = 2 * a1Iterations // 560 candidates
+	const distShift = 12
+	var v [nc]uint32
+	b = b[:a1Bytes]
+	rejected := uint32(0)
+	for t := range a1Iterations {
+		b0, b1, b2 := uint32(b[3*t]), uint32(b[3*t+1]), uint32(b[3*t+2])
+		for h, d := range [2]uint32{b0 | (b1&0x0f)<<8, b1>>4 | b2<<4} {
+			acc := (d - q) >> 31 // 1 if d < q
+			v[2*t+h] = d | rejected<<distShift | acc<<31
+			rejected += 1 - acc
+		}
+	}
+	for r := range 10 {
+		s := 1 << r
+		bit := uint32(1) << (distShift + r)
+		for x := range nc {
+			cur := v[x]
+			// moveOut: cur is valid and leaves this round.
+			moveOut := -((cur >> 31) & ((cur & bit) >> (distShift + r)))
+			var src, moveIn uint32
+			if x+s < nc { // public bound, the same in every call
+				src = v[x+s]
+				moveIn = -((src >> 31) & ((src & bit) >> (distShift + r)))
+			}
+			v[x] = src&moveIn | cur&^moveOut&^moveIn
+		}
+	}
+	for j := range out {
+		out[j] = uint16(v[j] & 0xfff & -(v[j] >> 31))
+	}
+	clear(v[:])
+}
+
+// c1FromBytes is C1 on the first 6144 XOF bytes b: out[j] is the
+// little-endian 192-bit integer b[24j : 24j+24] modulo q, computed as the
+// artifact's portable C1 does, in constant time: each 32-bit word is
+// Barrett-reduced, the residues are combined with the constants 2^(32i) mod
+// q, and the sum (below 2^32) is reduced once more.
+func c1FromBytes(out *[256]uint16, b []byte) {
+	b = b[:c1Bytes]
+	for j := range out {
+		c := b[24*j : 24*j+24]
+		var sum uint32
+		for i, w := range c1Weights {
+			sum += barrett32(binary.LittleEndian.Uint32(c[4*i:])) * w
+		}
+		out[j] = uint16(barrett32(sum))
+	}
+}
+
+// c1Weights[i] = 2^(32 i) mod q.
+var c1Weights = [6]uint32{1, 1353, 2988, 1358, 3095, 2982}
+
+// barrett32 returns x mod q for any 32-bit x, in constant time: the
+// quotient estimate floor(x * mu / 2^32), mu = floor(2^32 / q), is exact or
+// one too small, and one masked subtraction corrects it.
+func barrett32(x uint32) uint32 {
+	const mu = (1 << 32) / q // 1290167
+	quot := uint32((uint64(x) * mu) >> 32)
+	r := x - quot*q // in [0, 2q)
+	return condSubQ(r)
+}
+
+// condSubQ maps r in [0, 2q) to r mod q without a branch.
+func condSubQ(r uint32) uint32 {
+	t := r - q
+	return t + q&-(t>>31)
+}
+
+// b0FromBytes is B0 on the first 400 XOF bytes b: out[i] = floor(X / q^i)
+// mod q, where X is the little-endian integer of b. X (50 64-bit limbs) is
+// divided 52 times by D = q^5 < 2^59 with a constant-time 128-by-64-bit
+// division by an invariant normalized divisor (Möller and Granlund,
+// "Improved division by invariant integers", Algorithm 4, with its two
+// corrections done by masks); each remainder splits into five base-q
+// digits with a constant-time division by q. The number of limbs each
+// division runs over is a public constant (b0Limbs): the largest 3200-bit
+// X needs that many, and so no X needs more.
+func b0FromBytes(out *[256]uint16, b []byte) {
+	var x [b0NLimbs]uint64
+	b = b[:b0Bytes]
+	for i := range x {
+		x[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	for step := range b0Steps {
+		r := b0DivD(x[:b0Limbs[step]])
+		for t := range 5 {
+			if i := 5*step + t; i < n {
+				var d uint64
+				r, d = divQ(r)
+				out[i] = uint16(d)
+			}
+		}
+	}
+	clear(x[:])
+}
+
+const (
+	b0NLimbs = b0Bytes / 8 // 50
+	b0Steps  = (n + 4) / 5 // 52 divisions by q^5
+	b0D      = uint64(q) * q * q * q * q
+)
+
+var (
+	b0Shift = uint(bits.LeadingZeros64(b0D)) // normalization shift
+	b0DN    = b0D << b0Shift                 // normalized divisor
+	b0V     = reciprocal(b0DN)
+	// b0Limbs[step] is how many low limbs of X can be nonzero before
+	// division number step: a public function of step.
+	b0Limbs [b0Steps]int
+)
+
+func init() {
+	var x [b0NLimbs]uint64
+	for i := range x {
+		x[i] = ^uint64(0)
+	}
+	nl := b0NLimbs
+	for step := range b0Steps {
+		b0Limbs[step] = nl
+		b0DivD(x[:nl])
+		for nl > 1 && x[nl-1] == 0 {
+			nl--
+		}
+	}
+}
+
+// reciprocal returns floor((2^128 - 1) / d) - 2^64 for a normalized d (top
+// bit set). It runs at package initialization, on a public constant, so it
+// may use the hardware division.
+func reciprocal(d uint64) uint64 {
+	v, _ := bits.Div64(^d, ^uint64(0), d)
+	return v
+}
+
+// b0DivD divides the little-endian integer x in place by D = q^5 and
+// returns the remainder, in constant time for a given len(x).
+func b0DivD(x []uint64) uint64 {
+	s := b0Shift
+	// Long division of x * 2^s by D * 2^s: the quotient is floor(x / D)
+	// and the remainder is (x mod D) * 2^s.
+	r := x[len(x)-1] >> (64 - s) // the top limb of x << s, below 2^5 < D
+	for i := len(x) - 1; i >= 0; i-- {
+		u0 := x[i] << s
+		if i > 0 {
+			u0 |= x[i-1] >> (64 - s)
+		}
+		x[i], r = div2by1(r, u0, b0DN, b0V)
+	}
+	return r >> s
+}
+
+// div2by1 divides u1 * 2^64 + u0 by the normalized d (u1 < d), given v =
+// reciprocal(d), returning the quotient and the remainder. Both
+// corrections of the algorithm are masked, so it runs in constant time.
+func div2by1(u1, u0, d, v uint64) (quo, rem uint64) {
+	q1, q0 := bits.Mul64(v, u1)
+	q0, c := bits.Add64(q0, u0, 0)
+	q1, _ = bits.Add64(q1, u1+1, c)
+	rem = u0 - q1*d
+	// if rem > q0 { q1--; rem += d }
+	_, gt := bits.Sub64(q0, rem, 0)
+	mask := -gt
+	q1 += mask
+	rem += d & mask
+	// if rem >= d { q1++; rem -= d }
+	_, lt := bits.Sub64(rem, d, 0)
+	ge := 1 - lt
+	q1 += ge
+	rem -= d & -ge
+	return q1, rem
+}
+
+// divQ returns floor(r / q) and r mod q for r < 2^63, in constant time.
+func divQ(r uint64) (quo, rem uint64) {
+	const m = ^uint64(0) / q  // floor((2^64 - 1) / q)
+	quo, _ = bits.Mul64(r, m) // exact or one too small
+	rem = r - quo*q           // in [0, 2q)
+	t := rem - q
+	ge := 1 - t>>63
+	return quo + ge, rem - q&-ge
+}
