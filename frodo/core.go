@@ -1,0 +1,220 @@
+package frodo
+
+import (
+	"crypto/sha3"
+	"encoding/binary"
+)
+
+// Domain separators of the seedSE expansions.
+const (
+	domainKeyGen = 0x5f
+	domainEncaps = 0x96
+)
+
+// maxCiphertextSize is the largest ciphertext, of FrodoKEM-1344.
+const maxCiphertextSize = 1344*nbar*2 + nbar*nbar*2 + maxSalt
+
+// newHash returns the set's SHAKE: SHAKE128 for 640, SHAKE256 for 976 and
+// 1344.
+func (p *ParameterSet) newHash() *sha3.SHAKE {
+	if p.shake256 {
+		return sha3.NewSHAKE256()
+	}
+	return sha3.NewSHAKE128()
+}
+
+// readSamples fills out with error samples from h: 16-bit little-endian
+// words, each through the CDF sampler.
+func (p *ParameterSet) readSamples(h *sha3.SHAKE, out []uint16) {
+	var buf [512]byte
+	for len(out) > 0 {
+		m := min(len(out), len(buf)/2)
+		h.Read(buf[:2*m])
+		leUint16s(out[:m], buf[:])
+		p.sample(out[:m])
+		out = out[m:]
+	}
+}
+
+// keyGen is FrodoKEM.KeyGen with the randomness seed = s || seedSE || z.
+// It fills in dk, including its encapsulation key.
+func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
+	s := seed[:p.lenSec]
+	seedSE := seed[p.lenSec : p.lenSec+p.lenSE]
+	z := seed[p.lenSec+p.lenSE:]
+	n := p.n
+
+	sk := make([]byte, p.DecapsulationKeySize())
+	pkSize := p.EncapsulationKeySize()
+	copy(sk, s)
+	pk := sk[p.lenSec : p.lenSec+pkSize]
+
+	// seedA = SHAKE(z)
+	h := p.newHash()
+	h.Write(z)
+	h.Read(pk[:seedASize])
+
+	// S^T and E from SHAKE(0x5F || seedSE).
+	st := make([]uint16, nbar*n) // kept in the key
+	b := make([]uint16, n*nbar)  // kept in the key: B, unpacked
+	h.Reset()
+	h.Write([]byte{domainKeyGen})
+	h.Write(seedSE)
+	p.readSamples(h, st)
+	p.readSamples(h, b)
+
+	// B = A S + E
+	var a matrixA
+	a.init(p, pk[:seedASize])
+	var r rowBuf
+	p.mulAddASPlusE(b, st, &a, &r)
+	q1 := p.q1()
+	for i := range b {
+		b[i] &= q1
+	}
+	p.pack(pk[seedASize:], b)
+
+	// sk = s || pk || S^T || pkh
+	stBytes := sk[p.lenSec+pkSize : p.lenSec+pkSize+2*n*nbar]
+	for i, v := range st {
+		binary.LittleEndian.PutUint16(stBytes[2*i:], v)
+	}
+	pkh := sk[len(sk)-p.lenSec:]
+	h.Reset()
+	h.Write(pk)
+	h.Read(pkh)
+
+	dk.sk = sk
+	dk.st = st
+	dk.ek = EncapsulationKey{p: p, pk: pk, b: b, a: a}
+	copy(dk.ek.pkh[:], pkh)
+}
+
+// encrypt is the common part of encapsulation and of the re-encryption in
+// decapsulation: from mu and salt it computes (seedSE || k) = SHAKE(pkh ||
+// mu || salt), writes the ciphertext to ct and k to k.
+func (ek *EncapsulationKey) encrypt(ct, k, mu, salt []byte) {
+	p := ek.p
+	n := p.n
+
+	// seedSE || k = SHAKE(pkh || mu || salt)
+	var g2 [maxSeedSE + maxLenSec]byte
+	h := p.newHash()
+	h.Write(ek.pkh[:p.lenSec])
+	h.Write(mu)
+	h.Write(salt)
+	h.Read(g2[:p.lenSE+p.lenSec])
+	copy(k, g2[p.lenSE:p.lenSE+p.lenSec])
+
+	// S', E' and E'' from SHAKE(0x96 || seedSE).
+	var sp, bp [nbar * maxN]uint16
+	var epp [nbar * nbar]uint16
+	h.Reset()
+	h.Write([]byte{domainEncaps})
+	h.Write(g2[:p.lenSE])
+	p.readSamples(h, sp[:nbar*n])
+	p.readSamples(h, bp[:nbar*n])
+	p.readSamples(h, epp[:])
+	clear(g2[:])
+
+	// B' = S' A + E'
+	var r rowBuf
+	p.mulAddSAPlusE(bp[:nbar*n], sp[:nbar*n], &ek.a, &r)
+	q1 := p.q1()
+	for i := range bp[:nbar*n] {
+		bp[i] &= q1
+	}
+	c1Size := p.packedSize(n * nbar)
+	p.pack(ct[:c1Size], bp[:nbar*n])
+
+	// C = S' B + E'' + Encode(mu)
+	var c [nbar * nbar]uint16
+	p.encodeKey(&c, mu)
+	for k := range nbar {
+		s := sp[k*n : k*n+n]
+		var acc [nbar]uint16
+		for i, sv := range s {
+			brow := ek.b[i*nbar : i*nbar+nbar]
+			for l := range nbar {
+				acc[l] += sv * brow[l]
+			}
+		}
+		for l := range nbar {
+			c[k*nbar+l] = (c[k*nbar+l] + acc[l] + epp[k*nbar+l]) & q1
+		}
+	}
+	p.pack(ct[c1Size:c1Size+p.packedSize(nbar*nbar)], c[:])
+	copy(ct[c1Size+p.packedSize(nbar*nbar):], salt)
+	clear(sp[:])
+	clear(epp[:])
+	clear(c[:])
+}
+
+// encapsulate is FrodoKEM.Encaps with the randomness mu || salt.
+func (ek *EncapsulationKey) encapsulate(random []byte) (sharedKey, ciphertext []byte) {
+	p := ek.p
+	mu, salt := random[:p.lenSec], random[p.lenSec:]
+	ct := make([]byte, p.CiphertextSize())
+	var k [maxLenSec]byte
+	ek.encrypt(ct, k[:p.lenSec], mu, salt)
+	ss := make([]byte, p.lenSec)
+	h := p.newHash()
+	h.Write(ct)
+	h.Write(k[:p.lenSec])
+	h.Read(ss)
+	clear(k[:])
+	return ss, ct
+}
+
+// decapsulate is FrodoKEM.Decaps. ct has the right length.
+func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
+	ek := &dk.ek
+	p := ek.p
+	n := p.n
+	c1Size := p.packedSize(n * nbar)
+	c2Size := p.packedSize(nbar * nbar)
+	salt := ct[c1Size+c2Size:]
+
+	// M = C - B' S
+	var w [nbar * nbar]uint16
+	p.unpack(w[:], ct[c1Size:c1Size+c2Size])
+	var row [maxN]uint16
+	var bs [nbar]uint16
+	rowBytes := c1Size / nbar
+	for i := range nbar {
+		p.unpack(row[:n], ct[i*rowBytes:(i+1)*rowBytes])
+		bs = [nbar]uint16{}
+		dot8(bs[:], row[:n], dk.st, n)
+		for j := range nbar {
+			w[i*nbar+j] -= bs[j]
+		}
+	}
+	var mu [maxLenSec]byte
+	p.decodeKey(mu[:p.lenSec], &w)
+
+	// Re-encrypt, and compare in constant time.
+	var ct2 [maxCiphertextSize]byte
+	var kp [maxLenSec]byte
+	ek.encrypt(ct2[:len(ct)], kp[:p.lenSec], mu[:p.lenSec], salt)
+	var d byte
+	for i, v := range ct {
+		d |= v ^ ct2[i]
+	}
+	// mask is 0xff if the ciphertexts differ, 0 if they are equal.
+	mask := byte((uint32(d) - 1) >> 8 & 1) // 1 if d == 0
+	mask--                                 // 0 if equal, 0xff otherwise
+	s := dk.sk[:p.lenSec]
+	for i := range p.lenSec {
+		kp[i] ^= mask & (kp[i] ^ s[i])
+	}
+
+	ss := make([]byte, p.lenSec)
+	h := p.newHash()
+	h.Write(ct)
+	h.Write(kp[:p.lenSec])
+	h.Read(ss)
+	clear(kp[:])
+	clear(mu[:])
+	clear(w[:])
+	return ss
+}

@@ -1,0 +1,177 @@
+package frodo_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pqkem/pqkem/frodo"
+	"github.com/pqkem/pqkem/frodo/frodotest"
+	"github.com/pqkem/pqkem/internal/nistdrbg"
+	"github.com/pqkem/pqkem/internal/vectors"
+)
+
+// katFile is the vector file of a parameter set, relative to the vector
+// directory: FrodoKEM/ or eFrodoKEM/, named by the secret-key size, with
+// _shake for SHAKE128.
+func katFile(p *frodo.ParameterSet) string {
+	dir := "FrodoKEM"
+	if p.Ephemeral() {
+		dir = "eFrodoKEM"
+	}
+	suffix := ""
+	if strings.HasSuffix(p.Name(), "-SHAKE") {
+		suffix = "_shake"
+	}
+	return fmt.Sprintf("frodo/%s/PQCkemKAT_%d%s.rsp", dir, p.DecapsulationKeySize(), suffix)
+}
+
+// katCase runs one KAT case through the public API: the DRBG seeded with
+// seed drives key generation (one randombytes call of KeySeedSize bytes)
+// and encapsulation (one call of EncapsulationSeedSize bytes).
+func katCase(t testing.TB, p *frodo.ParameterSet, seed []byte) (pk, sk, ct, ss []byte) {
+	drbg := nistdrbg.New(seed, nil)
+	dk, err := p.NewKeyFromSeed(drbg.Bytes(p.KeySeedSize()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ek := dk.EncapsulationKey()
+	ss, ct, err = frodotest.Encapsulate(ek, drbg.Bytes(p.EncapsulationSeedSize()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss2, err := dk.Decapsulate(ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ss, ss2) {
+		t.Fatalf("%s: Decapsulate does not recover the shared key", p.Name())
+	}
+	return ek.Bytes(), dk.Bytes(), ct, ss
+}
+
+func TestKAT(t *testing.T) {
+	var rels []string
+	for _, p := range frodo.ParameterSets() {
+		rels = append(rels, katFile(p))
+	}
+	vectors.Require(t, rels...)
+	for _, p := range frodo.ParameterSets() {
+		t.Run(p.Name(), func(t *testing.T) {
+			t.Parallel()
+			kvs := vectors.ReadKeyValues(t, katFile(p))
+			cases := 0
+			var seed, pk, sk, ct []byte
+			for _, kv := range kvs {
+				if kv.Key == "count" {
+					continue
+				}
+				v := vectors.Hex(t, kv.Value)
+				switch kv.Key {
+				case "seed":
+					seed = v
+				case "pk":
+					pk = v
+				case "sk":
+					sk = v
+				case "ct":
+					ct = v
+				case "ss":
+					gotPK, gotSK, gotCT, gotSS := katCase(t, p, seed)
+					for _, c := range []struct {
+						what      string
+						got, want []byte
+					}{{"pk", gotPK, pk}, {"sk", gotSK, sk}, {"ct", gotCT, ct}, {"ss", gotSS, v}} {
+						if !bytes.Equal(c.got, c.want) {
+							t.Fatalf("line %d: %s mismatch", kv.Line, c.what)
+						}
+					}
+					// The stored sk decapsulates the stored ct.
+					dk, err := p.NewDecapsulationKey(sk)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, err := dk.Decapsulate(ct); err != nil || !bytes.Equal(got, v) {
+						t.Fatalf("line %d: decapsulation with the file's sk: %v", kv.Line, err)
+					}
+					cases++
+				default:
+					t.Fatalf("line %d: unknown key %q", kv.Line, kv.Key)
+				}
+			}
+			if cases != 10 {
+				t.Errorf("%d cases, want 10", cases)
+			}
+			t.Logf("%s: %d KAT cases", p.Name(), cases)
+		})
+	}
+}
+
+var full100 = flag.Bool("frodo.full100", false, "regenerate all 100 KAT cases of all twelve sets (default: only under -short=false, and only for the "+
+	"sets listed in full100Default)")
+
+// full100Default are the sets whose 100-case regeneration runs by default
+// (without -short); -frodo.full100 runs all twelve.
+var full100Default = map[string]bool{
+	"FrodoKEM-640-AES": true, "FrodoKEM-640-SHAKE": true, "eFrodoKEM-640-AES": true, "eFrodoKEM-640-SHAKE": true,
+}
+
+// TestKATFull100 regenerates the whole .rsp text of each set, 100 cases, as
+// PQCgenKAT_kem prints it, and compares its SHA-256 with
+// FULL100-SHA256SUMS, the hashes of the upstream files.
+func TestKATFull100(t *testing.T) {
+	if testing.Short() && !*full100 {
+		t.Skip("the 100-case regeneration runs without -short (or with -frodo.full100)")
+	}
+	const sums = "frodo/FULL100-SHA256SUMS"
+	want := make(map[string]string)
+	for _, line := range vectors.Lines(t, sums) {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			t.Fatalf("%s: bad line %q", sums, line)
+		}
+		want["frodo/"+strings.TrimPrefix(f[1], "*")] = f[0]
+	}
+
+	// The 100 seeds of every NIST KAT file.
+	var entropy [nistdrbg.SeedSize]byte
+	for i := range entropy {
+		entropy[i] = byte(i)
+	}
+	seeds := nistdrbg.New(entropy[:], nil)
+	var seedList [100][]byte
+	for i := range seedList {
+		seedList[i] = seeds.Bytes(nistdrbg.SeedSize)
+	}
+
+	for _, p := range frodo.ParameterSets() {
+		if !*full100 && !full100Default[p.Name()] {
+			continue
+		}
+		t.Run(p.Name(), func(t *testing.T) {
+			t.Parallel()
+			rel := katFile(p)
+			w, ok := want[rel]
+			if !ok {
+				t.Fatalf("%s has no line for %s", sums, rel)
+			}
+			// The header: the round-3 name, without the "e".
+			header := strings.TrimPrefix(p.Name(), "e")
+			h := sha256.New()
+			fmt.Fprintf(h, "# %s\n\n", header)
+			hexUp := func(b []byte) string { return strings.ToUpper(hex.EncodeToString(b)) }
+			for i, seed := range seedList {
+				pk, sk, ct, ss := katCase(t, p, seed)
+				fmt.Fprintf(h, "count = %d\nseed = %s\npk = %s\nsk = %s\nct = %s\nss = %s\n\n",
+					i, hexUp(seed), hexUp(pk), hexUp(sk), hexUp(ct), hexUp(ss))
+			}
+			if got := hex.EncodeToString(h.Sum(nil)); got != w {
+				t.Errorf("SHA-256 of the regenerated 100 cases = %s, want %s", got, w)
+			}
+		})
+	}
+}

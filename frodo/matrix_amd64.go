@@ -1,0 +1,14 @@
+//go:build amd64 && !purego
+
+package frodo
+
+func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
+
+func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) { axpy4x8Generic(bp, sp, r, i, n) }
+
+// aesECB is the AES-NI path.
+type aesECB struct{}
+
+func newAESECB(key []byte) *aesECB { return nil }
+
+func (*aesECB) rows4(i, n int, r *rowBuf) { panic("unreachable") }

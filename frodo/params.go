@@ -1,0 +1,123 @@
+package frodo
+
+// nbar is n̄, the number of columns of the secret matrices, 8 at every level.
+const nbar = 8
+
+// Largest sizes over all parameter sets, for fixed-capacity arrays that
+// live on the stack.
+const (
+	maxN       = 1344
+	maxLenSec  = 32
+	maxSeedSE  = 2 * maxLenSec
+	maxSalt    = 2 * maxLenSec
+	seedASize  = 16
+	cdfMaxSize = 13
+)
+
+// ParameterSet is one of the twelve FrodoKEM parameter sets. The twelve
+// values are the package-level variables FrodoKEM640AES ... EFrodoKEM1344SHAKE;
+// there are no others.
+type ParameterSet struct {
+	name     string
+	n        int      // the LWE dimension n
+	logq     uint     // D: q = 2^D
+	b        int      // B: bits encoded per matrix entry
+	lenSec   int      // len_sec/8: the size of s, mu, pkh, k and the shared key
+	lenSE    int      // the size of seedSE
+	lenSalt  int      // the size of the salt (0 for eFrodoKEM)
+	cdf      []uint16 // T_chi, the error distribution's CDF table
+	shake256 bool     // SHAKE256 (976, 1344) or SHAKE128 (640) for the hashes
+	aes      bool     // matrix A from AES128 (true) or SHAKE128
+}
+
+// The error distributions' CDF tables (T_chi in the specification).
+var (
+	cdf640  = []uint16{4643, 13363, 20579, 25843, 29227, 31145, 32103, 32525, 32689, 32745, 32762, 32766, 32767}
+	cdf976  = []uint16{5638, 15915, 23689, 28571, 31116, 32217, 32613, 32731, 32760, 32766, 32767}
+	cdf1344 = []uint16{9142, 23462, 30338, 32361, 32725, 32765, 32767}
+)
+
+func newSet(name string, n int, logq uint, b, lenSec int, salted bool, cdf []uint16, aes bool) *ParameterSet {
+	p := &ParameterSet{name: name, n: n, logq: logq, b: b, lenSec: lenSec, lenSE: lenSec, cdf: cdf, shake256: n > 640, aes: aes}
+	if salted {
+		// The ISO/CFRG FrodoKEM: seedSE of 2*len_sec bits and a salt of
+		// 2*len_sec bits, carried in the ciphertext.
+		p.lenSE = 2 * lenSec
+		p.lenSalt = 2 * lenSec
+	}
+	return p
+}
+
+// The twelve parameter sets. FrodoKEM-... is the salted version of the
+// ISO/IEC proposal and draft-longa-cfrg-frodokem, safe for keys used with
+// many ciphertexts. eFrodoKEM-... is the ephemeral version, bit-identical to
+// FrodoKEM of NIST round 3: use one eFrodoKEM key for fewer than 2^8
+// ciphertexts (the specification's limit for the ephemeral variant, whose
+// security with many ciphertexts per key is not claimed).
+var (
+	FrodoKEM640AES    = newSet("FrodoKEM-640-AES", 640, 15, 2, 16, true, cdf640, true)
+	FrodoKEM640SHAKE  = newSet("FrodoKEM-640-SHAKE", 640, 15, 2, 16, true, cdf640, false)
+	FrodoKEM976AES    = newSet("FrodoKEM-976-AES", 976, 16, 3, 24, true, cdf976, true)
+	FrodoKEM976SHAKE  = newSet("FrodoKEM-976-SHAKE", 976, 16, 3, 24, true, cdf976, false)
+	FrodoKEM1344AES   = newSet("FrodoKEM-1344-AES", 1344, 16, 4, 32, true, cdf1344, true)
+	FrodoKEM1344SHAKE = newSet("FrodoKEM-1344-SHAKE", 1344, 16, 4, 32, true, cdf1344, false)
+
+	// eFrodoKEM: one key for fewer than 2^8 ciphertexts.
+	EFrodoKEM640AES    = newSet("eFrodoKEM-640-AES", 640, 15, 2, 16, false, cdf640, true)
+	EFrodoKEM640SHAKE  = newSet("eFrodoKEM-640-SHAKE", 640, 15, 2, 16, false, cdf640, false)
+	EFrodoKEM976AES    = newSet("eFrodoKEM-976-AES", 976, 16, 3, 24, false, cdf976, true)
+	EFrodoKEM976SHAKE  = newSet("eFrodoKEM-976-SHAKE", 976, 16, 3, 24, false, cdf976, false)
+	EFrodoKEM1344AES   = newSet("eFrodoKEM-1344-AES", 1344, 16, 4, 32, false, cdf1344, true)
+	EFrodoKEM1344SHAKE = newSet("eFrodoKEM-1344-SHAKE", 1344, 16, 4, 32, false, cdf1344, false)
+)
+
+// ParameterSets returns the twelve parameter sets: the six salted FrodoKEM
+// sets, then the six eFrodoKEM sets, each 640, 976, 1344 with AES before
+// SHAKE.
+func ParameterSets() []*ParameterSet {
+	return []*ParameterSet{
+		FrodoKEM640AES, FrodoKEM640SHAKE, FrodoKEM976AES, FrodoKEM976SHAKE, FrodoKEM1344AES, FrodoKEM1344SHAKE,
+		EFrodoKEM640AES, EFrodoKEM640SHAKE, EFrodoKEM976AES, EFrodoKEM976SHAKE, EFrodoKEM1344AES, EFrodoKEM1344SHAKE,
+	}
+}
+
+// Name is the parameter set's name, for example "FrodoKEM-640-AES" or
+// "eFrodoKEM-1344-SHAKE".
+func (p *ParameterSet) Name() string { return p.name }
+
+// Ephemeral reports whether p is an eFrodoKEM set (no salt; one key for
+// fewer than 2^8 ciphertexts).
+func (p *ParameterSet) Ephemeral() bool { return p.lenSalt == 0 }
+
+// EncapsulationKeySize is the size of the specification's pk:
+// seedA || pack(B).
+func (p *ParameterSet) EncapsulationKeySize() int { return seedASize + p.packedSize(p.n*nbar) }
+
+// DecapsulationKeySize is the size of the specification's sk:
+// s || pk || S^T || pkh.
+func (p *ParameterSet) DecapsulationKeySize() int {
+	return p.lenSec + p.EncapsulationKeySize() + 2*p.n*nbar + p.lenSec
+}
+
+// CiphertextSize is the size of a ciphertext: pack(B') || pack(C), followed
+// by the salt for FrodoKEM.
+func (p *ParameterSet) CiphertextSize() int {
+	return p.packedSize(p.n*nbar) + p.packedSize(nbar*nbar) + p.lenSalt
+}
+
+// SharedKeySize is the size of a shared key: 16, 24 or 32 bytes.
+func (p *ParameterSet) SharedKeySize() int { return p.lenSec }
+
+// KeySeedSize is the size of the randomness key generation takes,
+// s || seedSE || z, exactly what the reference implementation reads from
+// randombytes.
+func (p *ParameterSet) KeySeedSize() int { return p.lenSec + p.lenSE + seedASize }
+
+// EncapsulationSeedSize is the size of the randomness one encapsulation
+// takes: mu, or mu || salt for FrodoKEM.
+func (p *ParameterSet) EncapsulationSeedSize() int { return p.lenSec + p.lenSalt }
+
+func (p *ParameterSet) packedSize(entries int) int { return entries * int(p.logq) / 8 }
+
+// q1 is q - 1, the mask that reduces modulo q.
+func (p *ParameterSet) q1() uint16 { return uint16(1<<p.logq - 1) }
