@@ -42,7 +42,7 @@ func (p *ParameterSet) unpack(out []uint16, in []byte) {
 		copy(b[:15], in[:15])
 		x := binary.BigEndian.Uint64(b[0:])
 		y := binary.BigEndian.Uint64(b[8:])
-		hi := x >> 4              // the first 60 bits
+		hi := x >> 4             // the first 60 bits
 		lo := (x&0xf)<<56 | y>>8 // the last 60 bits
 		for k := 3; k >= 0; k-- {
 			out[k] = uint16(hi & 0x7fff)

@@ -29,7 +29,7 @@ type matrixA struct {
 	p     *ParameterSet
 	seedA [seedASize]byte
 	block cipher.Block // for AES sets
-	ecb   *aesECB       // the AES-NI path, when available
+	ecb   *aesECB      // the AES-NI path, when available
 }
 
 func (a *matrixA) init(p *ParameterSet, seedA []byte) {
