@@ -115,14 +115,11 @@ func pkeKeyGen(p *Params, ex *encryptionKey, dx *decryptionKey, d *[32]byte) {
 		dx.sCache[i].compute(&dx.s[i])
 	}
 	// Lines 16 to 18: t̂ = Â ∘ ŝ + ê.
-	var acc nttAccumulator
 	for i := range k {
 		eHat := ntt(&e[i])
-		// t̂[i] = sum_j Â[i][j] ∘ ŝ[j] + ê[i], and Â[i][j] = a[j*k+i].
-		for j := range k {
-			acc.mulAdd(&ex.a[j*k+i], &dx.s[j], &dx.sCache[j])
-		}
-		acc.reduceAdd(&ex.t[i], eHat)
+		// t̂[i] = sum_j Â[i][j] ∘ ŝ[j] + ê[i], and Â[i][j] = a[j*k+i]:
+		// column i of a.
+		innerProduct(&ex.t[i], ex.a[i:], k, &dx.s, &dx.sCache, k, eHat)
 	}
 }
 
@@ -151,36 +148,26 @@ func pkeEncrypt(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, rn
 		rCache[i].compute(&r[i])
 	}
 
-	var acc nttAccumulator
 	var u ringElement
 	for i := range k {
 		// Lines 20 and 22: u[i] = NTT^-1(sum_j Â^T[i][j] ∘ r̂[j]) + e1[i],
-		// compressed and encoded.
+		// compressed and encoded. Â^T[i][j] = a[i*k+j]: row i of a.
 		var t nttElement
-		for j := range k {
-			acc.mulAdd(&ex.a[i*k+j], &r[j], &rCache[j])
-		}
-		acc.reduce(&t)
-		uu := inverseNTT(&t)
-		for x := range u {
-			u[x] = fieldAdd(uu[x], e1[i][x])
-		}
+		innerProduct(&t, ex.a[i*k:], 1, &r, &rCache, k, nil)
+		polyAdd(&u, inverseNTT(&t), &e1[i])
 		c = ringCompressAndEncode(c, &u, p.du)
 	}
 
 	var mu ringElement
 	ringDecodeAndDecompress(&mu, m[:], 1)
 
-	// v = NTT^-1(t̂^T ∘ r̂) + e2 + mu
+	// Lines 21 and 23: v = NTT^-1(t̂^T ∘ r̂) + e2 + mu, compressed and
+	// encoded.
 	var t nttElement
-	for j := range k {
-		acc.mulAdd(&ex.t[j], &r[j], &rCache[j])
-	}
-	acc.reduce(&t)
+	innerProduct(&t, ex.t[:], 1, &r, &rCache, k, nil)
 	v := inverseNTT(&t)
-	for x := range v {
-		v[x] = fieldAdd(fieldAdd(v[x], e2[x]), mu[x])
-	}
+	polyAdd(v, v, &e2)
+	polyAdd(v, v, &mu)
 	return ringCompressAndEncode(c, v, p.dv)
 }
 
@@ -189,20 +176,21 @@ func pkeDecrypt(p *Params, m *[MessageSize]byte, dx *decryptionKey, c []byte) {
 	k := p.k
 	c1Size := p.c1Size()
 	uSize := n * int(p.du) / 8
-	var acc nttAccumulator
+	// Lines 3 and 5: u' = Decompress_du(ByteDecode_du(c1)), in the NTT
+	// domain.
+	var uHat [maxK]nttElement
 	for i := range k {
-		var u ringElement
-		ringDecodeAndDecompress(&u, c[uSize*i:uSize*(i+1)], p.du)
-		acc.mulAdd(ntt(&u), &dx.s[i], &dx.sCache[i])
+		u := (*ringElement)(&uHat[i])
+		ringDecodeAndDecompress(u, c[uSize*i:uSize*(i+1)], p.du)
+		ntt(u)
 	}
+	// Line 6: w = v' - NTT^-1(ŝ^T ∘ NTT(u')), then m = ByteEncode1(Compress1(w)).
 	var t nttElement
-	acc.reduce(&t)
+	innerProduct(&t, uHat[:], 1, &dx.s, &dx.sCache, k, nil)
 	sTu := inverseNTT(&t)
 
 	var w ringElement
 	ringDecodeAndDecompress(&w, c[c1Size:], p.dv)
-	for x := range w {
-		w[x] = fieldSub(w[x], sTu[x])
-	}
+	polySub(&w, &w, sTu)
 	ringCompressAndEncode(m[:0], &w, 1)
 }
