@@ -8,7 +8,16 @@
 //
 //	demo    run a key exchange with every scheme and check that both sides agree
 //	list    list every scheme with its sizes and status
+//	keygen  generate a private key and write it to a file
+//	pub     write the public key of a private key
+//	encap   encapsulate a fresh shared key to a public key
+//	decap   decapsulate a ciphertext with a private key
+//	inspect describe a key file without showing secrets
 //	help    show help for pqkem or for one command
+//
+// Key files are PKCS#8 and SubjectPublicKeyInfo, PEM or DER, as RFC 9935
+// and OpenSSL 3.5 have them for ML-KEM; see package
+// github.com/pqkem/pqkem/keyfile for every scheme's encoding.
 //
 // Run `pqkem help` for every command's flags, with examples, or
 // `pqkem <command> -h` for one command.

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/pqkem/pqkem/keyfile"
+)
+
+func init() {
+	register(&command{
+		name:    "keygen",
+		summary: "generate a private key and write it to a file",
+		args:    "-alg NAME -out FILE [-format pem|der|raw] [-force]",
+		doc: `
+Keygen generates a new private key of the scheme -alg names and writes it
+to -out, with mode 0600. The file is written atomically (a temporary file
+in the same directory, synced, then renamed), and an existing file is
+never replaced unless -force is given. The private key goes to standard
+output only if asked for with -out -.
+
+PEM and DER are PKCS#8: for ML-KEM, RFC 9935's seed form (the 64-byte
+seed d || z, 86 bytes of DER), which OpenSSL 3.5 reads; for X-Wing, its
+32-byte seed under its draft OID. Schemes without an object identifier
+(FrodoKEM, the TLS hybrids) are written in pqkem's own PEM format, a
+"PQKEM PRIVATE KEY" block with a "Scheme: NAME" header, and have no DER
+form. Raw is the scheme's own encoding with no container.
+
+Use 'pqkem pub' to get the public key, 'pqkem inspect' to look at it.`,
+		example: `
+pqkem keygen -alg ML-KEM-768 -out key.pem
+pqkem keygen -alg X25519MLKEM768 -out tls-key.pem
+pqkem keygen -alg ML-KEM-1024 -format der -out key.der -force`,
+		setup: func(fs *flag.FlagSet) func(*output, []string) error {
+			alg := fs.String("alg", "", "the scheme `NAME` (see 'pqkem list'); required")
+			outName := fs.String("out", "", "write the private key to `FILE` (mode 0600), or to standard output for -; required")
+			format := fs.String("format", "pem", "output format: pem, der or raw")
+			force := fs.Bool("force", false, "overwrite -out if it exists")
+			return func(out *output, args []string) error {
+				if err := noArgs(args); err != nil {
+					return err
+				}
+				if err := required("alg", *alg); err != nil {
+					return err
+				}
+				if err := required("out", *outName); err != nil {
+					return err
+				}
+				s, err := schemeFlag(*alg)
+				if err != nil {
+					return err
+				}
+				f, err := outputFormat(*format, s)
+				if err != nil {
+					return err
+				}
+				if err := checkOutputs(*force, outFile{name: *outName}); err != nil {
+					return err
+				}
+				dk, err := s.GenerateKey()
+				if err != nil {
+					return err
+				}
+				data, err := keyfile.EncodePrivateKey(dk, f)
+				if err != nil {
+					return err
+				}
+				return writeOutputs(out, *force, outFile{*outName, data, modeSecret})
+			}
+		},
+	})
+}
