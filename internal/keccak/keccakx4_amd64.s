@@ -170,7 +170,7 @@ DATA keccakRol56<>+30(SB)/1, $0x1f
 DATA keccakRol56<>+31(SB)/1, $0x18
 GLOBL keccakRol56<>(SB), RODATA|NOPTR, $32
 
-// func keccakF1600x4(a *[100]uint64)
+// func keccakF1600x4(a *[25][4]uint64)
 // Requires: AVX, AVX2
 TEXT ·keccakF1600x4(SB), $1632-8
 	MOVQ a+0(FP), AX

@@ -5,7 +5,7 @@
 package keccak
 
 // keccakF1600x4 applies Keccak-f[1600] to four states at once. The
-// states are interleaved: a[4*i+j] is lane i (x + 5y) of state j.
+// states are interleaved: a[i][j] is lane i (x + 5y) of state j.
 //
 // The 25 four-way lanes do not fit in the 16 YMM registers, so each round
 // reads one copy of the state and writes the next one, in two aligned
@@ -14,4 +14,4 @@ package keccak
 // lanes, so theta never reads the state again.
 //
 //go:noescape
-func keccakF1600x4(a *[100]uint64)
+func keccakF1600x4(a *[25][4]uint64)

@@ -15,8 +15,8 @@ const dsbyteSHAKE = 0x1f
 // can live on the stack.
 type X4 struct {
 	// a is the interleaved state of the four-way permutation:
-	// a[4*i+j] is the 64-bit lane i (x + 5y) of state j.
-	a    [100]uint64
+	// a[i][j] is the 64-bit lane i (x + 5y) of state j.
+	a    [25][4]uint64
 	rate int // bytes per block
 	// off is how many bytes of the current output block were read (for
 	// the generic states, modulo the rate).
@@ -69,7 +69,7 @@ func (s *X4) init(rate int, in [4][]byte) {
 		}
 		return
 	}
-	s.a = [100]uint64{}
+	s.a = [25][4]uint64{}
 	// Whole blocks.
 	for l >= rate {
 		for j := range 4 {
@@ -92,10 +92,36 @@ func (s *X4) init(rate int, in [4][]byte) {
 	keccakF1600x4(&s.a)
 }
 
-// xorBlock XORs a whole block b into state j.
+// xorBlock XORs a whole block b (s.rate bytes) into state j.
 func (s *X4) xorBlock(j int, b []byte) {
-	for i := 0; i < len(b)/8; i++ {
-		s.a[4*i+j] ^= binary.LittleEndian.Uint64(b[8*i:])
+	j &= 3
+	// Fixed sizes let the compiler drop the bounds checks.
+	if s.rate == Rate128 {
+		a, b := (*[Rate128 / 8][4]uint64)(s.a[:Rate128/8]), (*[Rate128]byte)(b)
+		for i := range a {
+			a[i][j] ^= binary.LittleEndian.Uint64(b[8*i:])
+		}
+	} else {
+		a, b := (*[Rate256 / 8][4]uint64)(s.a[:Rate256/8]), (*[Rate256]byte)(b)
+		for i := range a {
+			a[i][j] ^= binary.LittleEndian.Uint64(b[8*i:])
+		}
+	}
+}
+
+// squeezeBlock copies the output block of state j to b (s.rate bytes).
+func (s *X4) squeezeBlock(j int, b []byte) {
+	j &= 3
+	if s.rate == Rate128 {
+		a, b := (*[Rate128 / 8][4]uint64)(s.a[:Rate128/8]), (*[Rate128]byte)(b)
+		for i := range a {
+			binary.LittleEndian.PutUint64(b[8*i:], a[i][j])
+		}
+	} else {
+		a, b := (*[Rate256 / 8][4]uint64)(s.a[:Rate256/8]), (*[Rate256]byte)(b)
+		for i := range a {
+			binary.LittleEndian.PutUint64(b[8*i:], a[i][j])
+		}
 	}
 }
 
@@ -122,10 +148,7 @@ func (s *X4) SqueezeBlocks(out *[4][]byte) {
 			keccakF1600x4(&s.a)
 		}
 		for j := range 4 {
-			b := out[j][o : o+s.rate]
-			for i := 0; i < len(b)/8; i++ {
-				binary.LittleEndian.PutUint64(b[8*i:], s.a[4*i+j])
-			}
+			s.squeezeBlock(j, out[j][o:o+s.rate])
 		}
 		s.off = s.rate
 	}
@@ -164,15 +187,15 @@ func (s *X4) Read(out [4][]byte) {
 func (s *X4) readLane(j int, b []byte) {
 	p := s.off
 	for ; len(b) > 0 && p%8 != 0; p++ {
-		b[0] = byte(s.a[4*(p/8)+j] >> (8 * (p % 8)))
+		b[0] = byte(s.a[p/8][j] >> (8 * (p % 8)))
 		b = b[1:]
 	}
 	for ; len(b) >= 8; p += 8 {
-		binary.LittleEndian.PutUint64(b, s.a[4*(p/8)+j])
+		binary.LittleEndian.PutUint64(b, s.a[p/8][j])
 		b = b[8:]
 	}
 	for ; len(b) > 0; p++ {
-		b[0] = byte(s.a[4*(p/8)+j] >> (8 * (p % 8)))
+		b[0] = byte(s.a[p/8][j] >> (8 * (p % 8)))
 		b = b[1:]
 	}
 }

@@ -53,10 +53,10 @@ func main() {
 		DATA(i, U8(i&^7+(i+1)%8))
 	}
 
-	TEXT("keccakF1600x4", 0, "func(a *[100]uint64)")
+	TEXT("keccakF1600x4", 0, "func(a *[25][4]uint64)")
 	Doc(
 		"keccakF1600x4 applies Keccak-f[1600] to four states at once. The",
-		"states are interleaved: a[4*i+j] is lane i (x + 5y) of state j.",
+		"states are interleaved: a[i][j] is lane i (x + 5y) of state j.",
 		"",
 		"The 25 four-way lanes do not fit in the 16 YMM registers, so each round",
 		"reads one copy of the state and writes the next one, in two aligned",
