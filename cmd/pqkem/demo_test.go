@@ -23,7 +23,7 @@ func TestDemo(t *testing.T) {
 	schemes := kem.All()
 	for _, s := range schemes {
 		for _, want := range []string{
-			s.Name() + " (NIST FIPS 203)\n",
+			s.Name() + " (" + s.(kem.Specifier).Specification() + ")\n",
 			fmt.Sprintf("encapsulation key %d bytes, ciphertext %d bytes, shared key %d bytes",
 				s.EncapsulationKeySize(), s.CiphertextSize(), s.SharedKeySize()),
 		} {

@@ -1,0 +1,101 @@
+package kem
+
+// This file registers the hybrids of package hybrid. Its name sorts after
+// mlkem.go on purpose: init functions run in file-name order, and All
+// promises ML-KEM-512, ML-KEM-768 and ML-KEM-1024 first (a file named
+// hybrid.go would register the hybrids before them).
+
+import (
+	"crypto"
+	"fmt"
+
+	"github.com/pqkem/pqkem/hybrid"
+)
+
+// X-Wing, MLKEM768-P256, MLKEM1024-P384, X25519MLKEM768, SecP256r1MLKEM768
+// and SecP384r1MLKEM1024, through one adapter. The HPKE ML-KEM KEMs of
+// package hybrid are not registered: their names are ML-KEM's.
+func init() {
+	for _, k := range hybrid.All() {
+		Register(&hybridScheme{k})
+	}
+}
+
+// HPKEScheme is implemented by the schemes that have an HPKE KEM
+// identifier (X-Wing, MLKEM768-P256, MLKEM1024-P384).
+type HPKEScheme interface {
+	Scheme
+	// HPKEID returns the HPKE KEM identifier, and false if the scheme has
+	// none.
+	HPKEID() (id uint16, ok bool)
+}
+
+// TLSGroupScheme is implemented by the schemes that are TLS key-share
+// groups (X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024).
+type TLSGroupScheme interface {
+	Scheme
+	// TLSGroup returns the TLS supported-group codepoint, and false if
+	// the scheme is not a TLS group.
+	TLSGroup() (codepoint uint16, ok bool)
+}
+
+// hybridScheme adapts a *hybrid.KEM. The embedded KEM supplies Name,
+// Specification, the sizes, HPKEID and TLSGroup; the methods below return
+// the interfaces of this package.
+type hybridScheme struct {
+	*hybrid.KEM
+}
+
+func (s *hybridScheme) GenerateKey() (DecapsulationKey, error) {
+	return s.wrap(s.KEM.GenerateKey())
+}
+
+func (s *hybridScheme) DeriveKey(seed []byte) (DecapsulationKey, error) {
+	if len(seed) != s.KeySeedSize() {
+		return nil, fmt.Errorf("kem: invalid %s key seed length %d, want %d", s.Name(), len(seed), s.KeySeedSize())
+	}
+	return s.wrap(s.KEM.NewDecapsulationKey(seed))
+}
+
+func (s *hybridScheme) NewDecapsulationKey(b []byte) (DecapsulationKey, error) {
+	return s.wrap(s.KEM.NewDecapsulationKey(b))
+}
+
+func (s *hybridScheme) NewEncapsulationKey(b []byte) (EncapsulationKey, error) {
+	ek, err := s.KEM.NewEncapsulationKey(b)
+	if err != nil {
+		return nil, err
+	}
+	return &hybridEncapsulationKey{s, ek}, nil
+}
+
+func (s *hybridScheme) wrap(dk *hybrid.DecapsulationKey, err error) (DecapsulationKey, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &hybridDecapsulationKey{s, dk}, nil
+}
+
+type hybridDecapsulationKey struct {
+	s *hybridScheme
+	*hybrid.DecapsulationKey
+}
+
+func (k *hybridDecapsulationKey) Scheme() Scheme { return k.s }
+
+func (k *hybridDecapsulationKey) EncapsulationKey() EncapsulationKey {
+	return &hybridEncapsulationKey{k.s, k.DecapsulationKey.EncapsulationKey()}
+}
+
+func (k *hybridDecapsulationKey) Encapsulator() crypto.Encapsulator {
+	return k.EncapsulationKey()
+}
+
+// hybridEncapsulationKey gets Bytes, Encapsulate and
+// EncapsulateDeterministic (for kemtest) from the embedded key.
+type hybridEncapsulationKey struct {
+	s *hybridScheme
+	*hybrid.EncapsulationKey
+}
+
+func (k *hybridEncapsulationKey) Scheme() Scheme { return k.s }
