@@ -74,10 +74,16 @@ func (a *matrixA) rows4(i int, r *rowBuf) {
 	var x keccak.X4
 	x.Init128([4][]byte{in[0][:], in[1][:], in[2][:], in[3][:]})
 	l := (2*n + keccak.Rate128 - 1) / keccak.Rate128 * keccak.Rate128
-	out := [4][]byte{r.bytes[0][:l], r.bytes[1][:l], r.bytes[2][:l], r.bytes[3][:l]}
-	x.SqueezeBlocks(&out)
+	var out [4][]byte
+	var direct bool
 	for k := range 4 {
-		leUint16s(r.rows[k][:n], r.bytes[k][:])
+		out[k], direct = shakeRowBytes(r, k, l)
+	}
+	x.SqueezeBlocks(&out)
+	if !direct {
+		for k := range 4 {
+			leUint16s(r.rows[k][:n], r.bytes[k][:])
+		}
 	}
 }
 

@@ -2,13 +2,67 @@
 
 package frodo
 
-func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
+import (
+	"unsafe"
 
-func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) { axpy4x8Generic(bp, sp, r, i, n) }
+	"github.com/pqkem/pqkem/internal/cpuid"
+	"golang.org/x/sys/cpu"
+)
 
-// aesECB is the AES-NI path.
-type aesECB struct{}
+//go:noescape
+func aesRowAsm(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
 
-func newAESECB(key []byte) *aesECB { return nil }
+//go:noescape
+func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
 
-func (*aesECB) rows4(i, n int, r *rowBuf) { panic("unreachable") }
+//go:noescape
+func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64)
+
+// haveAESNI says whether the AES-NI row generator may run.
+var haveAESNI = cpu.X86.HasAES && cpu.X86.HasSSE41
+
+func dot8(out []uint16, row []uint16, st []uint16, n int) {
+	if cpuid.AVX2() && n%16 == 0 {
+		_, _, _ = out[nbar-1], row[n-1], st[nbar*n-1]
+		dot8AVX2(&out[0], &row[0], &st[0], uint64(n))
+		return
+	}
+	dot8Generic(out, row, st, n)
+}
+
+func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) {
+	if cpuid.AVX2() && n%16 == 0 {
+		_, _ = bp[nbar*n-1], sp[(nbar-1)*n+i+3]
+		axpy4x8AVX2(&bp[0], &sp[i], &r.rows[0][0], uint64(n), maxN)
+		return
+	}
+	axpy4x8Generic(bp, sp, r, i, n)
+}
+
+// aesECB is the AES-NI row generator: the expanded AES-128 key.
+type aesECB struct {
+	rk [176]byte
+}
+
+// newAESECB returns the AES-NI generator for key, or nil if the CPU lacks
+// AES-NI or a test forced the generic path.
+func newAESECB(key []byte) *aesECB {
+	if !haveAESNI || cpuid.AVX2() != cpuid.HasAVX2() {
+		return nil
+	}
+	e := new(aesECB)
+	expandKey128(&e.rk, key)
+	return e
+}
+
+func (e *aesECB) rows4(i, n int, r *rowBuf) {
+	for k := range 4 {
+		aesRowAsm(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+	}
+}
+
+// shakeRowBytes returns row k of r as bytes, for SHAKE128 to squeeze into
+// directly (amd64 is little-endian, so the bytes are the row's words).
+func shakeRowBytes(r *rowBuf, k int, l int) (b []byte, direct bool) {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&r.rows[k][0])), 2*maxN)[:l], true
+}

@@ -1,0 +1,66 @@
+package frodo_test
+
+import (
+	"testing"
+
+	"github.com/cloudflare/circl/kem/frodo/frodo640shake"
+	"github.com/pqkem/pqkem/frodo"
+)
+
+func BenchmarkFrodo(b *testing.B) {
+	for _, p := range frodo.ParameterSets() {
+		dk, err := p.GenerateKey()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ek := dk.EncapsulationKey()
+		_, ct := ek.Encapsulate()
+		b.Run(p.Name()+"/KeyGen", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.GenerateKey()
+			}
+		})
+		b.Run(p.Name()+"/Encaps", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ek.Encapsulate()
+			}
+		})
+		b.Run(p.Name()+"/Decaps", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				dk.Decapsulate(ct)
+			}
+		})
+	}
+}
+
+// BenchmarkCIRCL is CIRCL's frodo640shake, which is eFrodoKEM-640-SHAKE,
+// for comparison in the same run.
+func BenchmarkCIRCL(b *testing.B) {
+	s := frodo640shake.Scheme()
+	pk, sk, err := s.GenerateKeyPair()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ct, _, _ := s.Encapsulate(pk)
+	b.Run("frodo640shake/KeyGen", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.GenerateKeyPair()
+		}
+	})
+	b.Run("frodo640shake/Encaps", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Encapsulate(pk)
+		}
+	})
+	b.Run("frodo640shake/Decaps", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Decapsulate(sk, ct)
+		}
+	})
+}

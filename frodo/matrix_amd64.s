@@ -1,0 +1,225 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func aesRowAsm(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
+//
+// Encrypts the nblocks blocks LE16(i) || LE16(8b) || 0^96, b = 0..nblocks-1,
+// under the expanded AES-128 key rk, and writes them to out: one row of
+// FrodoKEM's matrix A. Eight blocks go through the rounds together.
+TEXT ·aesRowAsm(SB), NOSPLIT, $0-32
+	MOVQ rk+0(FP), AX
+	MOVQ out+8(FP), DI
+	MOVQ i+16(FP), R9
+	ANDQ $0xffff, R9
+	MOVQ nblocks+24(FP), CX
+	MOVQ $0x80000, R10 // 8 << 16: the column step of one block
+
+	CMPQ CX, $8
+	JB   tail
+
+#define ROUND8(off) \
+	MOVOU off(AX), X8 \
+	AESENC X8, X0 \
+	AESENC X8, X1 \
+	AESENC X8, X2 \
+	AESENC X8, X3 \
+	AESENC X8, X4 \
+	AESENC X8, X5 \
+	AESENC X8, X6 \
+	AESENC X8, X7
+
+#define LOADBLOCK(X) \
+	MOVQ R9, X \
+	PXOR X8, X \
+	ADDQ R10, R9
+
+loop8:
+	MOVOU 0(AX), X8
+	LOADBLOCK(X0)
+	LOADBLOCK(X1)
+	LOADBLOCK(X2)
+	LOADBLOCK(X3)
+	LOADBLOCK(X4)
+	LOADBLOCK(X5)
+	LOADBLOCK(X6)
+	LOADBLOCK(X7)
+	ROUND8(16)
+	ROUND8(32)
+	ROUND8(48)
+	ROUND8(64)
+	ROUND8(80)
+	ROUND8(96)
+	ROUND8(112)
+	ROUND8(128)
+	ROUND8(144)
+	MOVOU 160(AX), X8
+	AESENCLAST X8, X0
+	AESENCLAST X8, X1
+	AESENCLAST X8, X2
+	AESENCLAST X8, X3
+	AESENCLAST X8, X4
+	AESENCLAST X8, X5
+	AESENCLAST X8, X6
+	AESENCLAST X8, X7
+	MOVOU X0, 0(DI)
+	MOVOU X1, 16(DI)
+	MOVOU X2, 32(DI)
+	MOVOU X3, 48(DI)
+	MOVOU X4, 64(DI)
+	MOVOU X5, 80(DI)
+	MOVOU X6, 96(DI)
+	MOVOU X7, 112(DI)
+	ADDQ  $128, DI
+	SUBQ  $8, CX
+	CMPQ  CX, $8
+	JAE   loop8
+
+tail:
+	TESTQ CX, CX
+	JZ    done
+
+loop1:
+	MOVOU 0(AX), X8
+	LOADBLOCK(X0)
+	MOVOU 16(AX), X8
+	AESENC X8, X0
+	MOVOU 32(AX), X8
+	AESENC X8, X0
+	MOVOU 48(AX), X8
+	AESENC X8, X0
+	MOVOU 64(AX), X8
+	AESENC X8, X0
+	MOVOU 80(AX), X8
+	AESENC X8, X0
+	MOVOU 96(AX), X8
+	AESENC X8, X0
+	MOVOU 112(AX), X8
+	AESENC X8, X0
+	MOVOU 128(AX), X8
+	AESENC X8, X0
+	MOVOU 144(AX), X8
+	AESENC X8, X0
+	MOVOU 160(AX), X8
+	AESENCLAST X8, X0
+	MOVOU X0, 0(DI)
+	ADDQ  $16, DI
+	DECQ  CX
+	JNZ   loop1
+
+done:
+	RET
+
+// func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
+//
+// out[k] += sum_j row[j] * st[k*n + j] (mod 2^16) for k = 0..7. n is a
+// multiple of 16.
+TEXT ·dot8AVX2(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ row+8(FP), SI
+	MOVQ st+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ CX, BX
+	SHLQ $1, BX // BX = 2n, the byte stride of st's rows
+	LEAQ (DX)(BX*4), R8 // st row 4
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	LEAQ (BX)(BX*2), R9 // 3 * 2n
+	XORQ AX, AX
+
+dotloop:
+	VMOVDQU (SI)(AX*1), Y8
+	VPMULLW (DX)(AX*1), Y8, Y9
+	VPADDW  Y9, Y0, Y0
+	LEAQ    (DX)(BX*1), R10
+	VPMULLW (R10)(AX*1), Y8, Y10
+	VPADDW  Y10, Y1, Y1
+	LEAQ    (DX)(BX*2), R10
+	VPMULLW (R10)(AX*1), Y8, Y11
+	VPADDW  Y11, Y2, Y2
+	LEAQ    (DX)(R9*1), R10
+	VPMULLW (R10)(AX*1), Y8, Y12
+	VPADDW  Y12, Y3, Y3
+	VPMULLW (R8)(AX*1), Y8, Y9
+	VPADDW  Y9, Y4, Y4
+	LEAQ    (R8)(BX*1), R10
+	VPMULLW (R10)(AX*1), Y8, Y10
+	VPADDW  Y10, Y5, Y5
+	LEAQ    (R8)(BX*2), R10
+	VPMULLW (R10)(AX*1), Y8, Y11
+	VPADDW  Y11, Y6, Y6
+	LEAQ    (R8)(R9*1), R10
+	VPMULLW (R10)(AX*1), Y8, Y12
+	VPADDW  Y12, Y7, Y7
+	ADDQ    $32, AX
+	CMPQ    AX, BX
+	JB      dotloop
+
+	// Horizontal sums: three rounds of pairwise adds leave, in each
+	// 128-bit lane, word k = that lane's part of accumulator k.
+	VPHADDW Y1, Y0, Y0
+	VPHADDW Y3, Y2, Y2
+	VPHADDW Y5, Y4, Y4
+	VPHADDW Y7, Y6, Y6
+	VPHADDW Y2, Y0, Y0
+	VPHADDW Y6, Y4, Y4
+	VPHADDW Y4, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDW  X1, X0, X0
+	VMOVDQU (DI), X1
+	VPADDW  X1, X0, X0
+	VMOVDQU X0, (DI)
+	VZEROUPPER
+	RET
+
+// func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64)
+//
+// For k = 0..7: bp[k*n + j] += sum_{m<4} s[k*n + m] * rows[m*rowStride + j]
+// (mod 2^16), j < n. s points at column i of S'; n is a multiple of 16;
+// rowStride is in entries.
+TEXT ·axpy4x8AVX2(SB), NOSPLIT, $0-40
+	MOVQ bp+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ rows+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVQ rowStride+32(FP), BX
+	SHLQ $1, CX // 2n: byte stride of bp's and S's rows
+	SHLQ $1, BX // byte stride of rows
+	LEAQ (DX)(BX*1), R8  // row 1
+	LEAQ (DX)(BX*2), R9  // row 2
+	LEAQ (R8)(BX*2), R10 // row 3
+	MOVQ $8, R11
+
+krow:
+	VPBROADCASTW 0(SI), Y12
+	VPBROADCASTW 2(SI), Y13
+	VPBROADCASTW 4(SI), Y14
+	VPBROADCASTW 6(SI), Y15
+	XORQ AX, AX
+
+col:
+	VPMULLW (DX)(AX*1), Y12, Y0
+	VPMULLW (R8)(AX*1), Y13, Y1
+	VPMULLW (R9)(AX*1), Y14, Y2
+	VPMULLW (R10)(AX*1), Y15, Y3
+	VPADDW  (DI)(AX*1), Y0, Y0
+	VPADDW  Y1, Y2, Y2
+	VPADDW  Y3, Y0, Y0
+	VPADDW  Y2, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, CX
+	JB      col
+
+	ADDQ CX, DI
+	ADDQ CX, SI
+	DECQ R11
+	JNZ  krow
+	VZEROUPPER
+	RET
