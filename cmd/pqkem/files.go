@@ -146,10 +146,7 @@ func writeOutputs(out *output, force bool, files ...outFile) error {
 
 // writeTemp writes f's contents to a new temporary file next to f.name.
 func writeTemp(f outFile) (string, error) {
-	dir, base := filepath.Split(f.name)
-	if dir == "" {
-		dir = "."
-	}
+	dir, base := filepath.Dir(f.name), filepath.Base(f.name)
 	if fi, err := os.Stat(dir); err != nil {
 		return "", pathError(dir, err)
 	} else if !fi.IsDir() {
