@@ -120,7 +120,13 @@ func (s Sampler) sampleBatch(out []*[256]uint16, seeds [][34]byte) {
 	var finish func(out *[256]uint16, b []byte)
 	switch s {
 	case A0:
-		for e := range out {
+		e := 0
+		if keccak.Accelerated() {
+			for ; e+4 <= len(out); e += 4 {
+				sampleA0x4((*[4]*[256]uint16)(out[e:e+4]), (*[4][34]byte)(seeds[e:e+4]))
+			}
+		}
+		for ; e < len(out); e++ {
 			sampleA0(out[e], &seeds[e])
 		}
 		return
@@ -174,28 +180,76 @@ func sampleA0(out *[256]uint16, seed *[34]byte) {
 	h := sha3.NewSHAKE128()
 	h.Write(seed[:])
 	var b [keccak.Rate128]byte
-	j := 0
-	for {
+	for j := 0; j < n; {
 		h.Read(b[:])
-		for i := 0; i < len(b); i += 3 {
-			d1 := uint16(b[i]) | uint16(b[i+1]&0x0f)<<8
-			d2 := uint16(b[i+1])>>4 | uint16(b[i+2])<<4
-			if d1 < q {
-				out[j] = d1
-				j++
-			}
-			if j == n {
-				return
-			}
-			if d2 < q {
-				out[j] = d2
-				j++
-			}
-			if j == n {
-				return
-			}
+		j = rejectA0(out, j, b[:])
+	}
+}
+
+// sampleA0x4 is sampleA0 for four seeds with the four-way Keccak, as the
+// ML-KEM matrix expansion does it: three blocks for every lane (enough in
+// more than 99% of cases), then one more block for all four while any lane
+// is short. Variable time; see A0.
+func sampleA0x4(out *[4]*[256]uint16, seeds *[4][34]byte) {
+	var x keccak.X4
+	x.Init128([4][]byte{seeds[0][:], seeds[1][:], seeds[2][:], seeds[3][:]})
+	var buf [4][3 * keccak.Rate128]byte
+	bs := [4][]byte{buf[0][:], buf[1][:], buf[2][:], buf[3][:]}
+	x.SqueezeBlocks(&bs)
+	var cnt [4]int
+	for {
+		done := true
+		for l := range 4 {
+			cnt[l] = rejectA0(out[l], cnt[l], bs[l])
+			done = done && cnt[l] == n
+		}
+		if done {
+			return
+		}
+		for l := range bs {
+			bs[l] = buf[l][:keccak.Rate128]
+		}
+		x.SqueezeBlocks(&bs)
+	}
+}
+
+// rejectA0 continues FIPS 203 rejection sampling into out from slot j with
+// the bytes b (a multiple of 3), and returns the new count.
+func rejectA0(out *[256]uint16, j int, b []byte) int {
+	for i := 0; i+3 <= len(b) && j < n; i += 3 {
+		d1 := uint16(b[i]) | uint16(b[i+1]&0x0f)<<8
+		d2 := uint16(b[i+1])>>4 | uint16(b[i+2])<<4
+		if d1 < q {
+			out[j] = d1
+			j++
+		}
+		if d2 < q && j < n {
+			out[j] = d2
+			j++
 		}
 	}
+	return j
+}
+
+// SampleMatrix sets a[i*k+j] to the sampler's output for rho || i || j, for
+// i, j < k: the matrix Â of ML-KEM (as NoIC expands it; gen_a in the
+// paper's tables), transposed as internal/fips203 stores it. With A0 it is
+// the FIPS 203 matrix.
+func (s Sampler) SampleMatrix(a *[16][256]uint16, rho *[32]byte, k int) {
+	if !s.valid() || k < 1 || k > 4 {
+		panic("pake: invalid sampler or k")
+	}
+	var seeds [16][34]byte
+	var out [16]*[256]uint16
+	for i := range k {
+		for j := range k {
+			e := i*k + j
+			copy(seeds[e][:], rho[:])
+			seeds[e][32], seeds[e][33] = byte(i), byte(j)
+			out[e] = &a[e]
+		}
+	}
+	s.sampleBatch(out[:k*k], seeds[:k*k])
 }
 
 // a1FromBytes is A1 on the first 840 XOF bytes b, in constant time.
@@ -233,24 +287,32 @@ func a1FromBytes(out *[256]uint16, b []byte) {
 		}
 	}
 	for r := range 10 {
-		s := 1 << r
-		bit := uint32(1) << (distShift + r)
-		for x := range nc {
-			cur := v[x]
-			// moveOut: cur is valid and leaves this round.
-			moveOut := -((cur >> 31) & ((cur & bit) >> (distShift + r)))
-			var src, moveIn uint32
-			if x+s < nc { // public bound, the same in every call
-				src = v[x+s]
-				moveIn = -((src >> 31) & ((src & bit) >> (distShift + r)))
-			}
-			v[x] = src&moveIn | cur&^moveOut&^moveIn
-		}
+		compactRound(&v, 1<<r, distShift+r)
 	}
 	for j := range out {
 		out[j] = uint16(v[j] & 0xfff & -(v[j] >> 31))
 	}
 	clear(v[:])
+}
+
+// compactRound is one round of a1FromBytes's compaction: every valid slot
+// whose distance has bit sh set moves left by s. Slot x takes the slot at
+// x+s if that one moves, else keeps its own value unless it moves away
+// (then it becomes invalid). Ascending order reads v[x+s] before it is
+// overwritten. Branch-free, with a fixed access pattern.
+func compactRound(v *[2 * a1Iterations]uint32, s int, sh int) {
+	const nc = 2 * a1Iterations
+	moving := func(w uint32) uint32 { return -((w >> 31) & (w >> sh) & 1) }
+	lo, hi := v[:nc-s], v[s:]
+	for x := range lo {
+		cur, src := lo[x], hi[x]
+		in, out := moving(src), moving(cur)
+		lo[x] = src&in | cur&^out&^in
+	}
+	for x := nc - s; x < nc; x++ {
+		cur := v[x]
+		v[x] = cur &^ moving(cur)
+	}
 }
 
 // c1FromBytes is C1 on the first 6144 XOF bytes b: out[j] is the
@@ -261,17 +323,23 @@ func a1FromBytes(out *[256]uint16, b []byte) {
 func c1FromBytes(out *[256]uint16, b []byte) {
 	b = b[:c1Bytes]
 	for j := range out {
-		c := b[24*j : 24*j+24]
-		var sum uint32
-		for i, w := range c1Weights {
-			sum += barrett32(binary.LittleEndian.Uint32(c[4*i:])) * w
-		}
-		out[j] = uint16(barrett32(sum))
+		c := (*[24]byte)(b[24*j:])
+		// The artifact reduces each word first; summing the unreduced
+		// words times the weights (below 6 * 2^32 * 2^12 < 2^47) and
+		// reducing once gives the same value, X mod q, with fewer steps.
+		sum := uint64(binary.LittleEndian.Uint32(c[0:]))*c1Weights[0] +
+			uint64(binary.LittleEndian.Uint32(c[4:]))*c1Weights[1] +
+			uint64(binary.LittleEndian.Uint32(c[8:]))*c1Weights[2] +
+			uint64(binary.LittleEndian.Uint32(c[12:]))*c1Weights[3] +
+			uint64(binary.LittleEndian.Uint32(c[16:]))*c1Weights[4] +
+			uint64(binary.LittleEndian.Uint32(c[20:]))*c1Weights[5]
+		_, r := divQ(sum)
+		out[j] = uint16(r)
 	}
 }
 
 // c1Weights[i] = 2^(32 i) mod q.
-var c1Weights = [6]uint32{1, 1353, 2988, 1358, 3095, 2982}
+var c1Weights = [6]uint64{1, 1353, 2988, 1358, 3095, 2982}
 
 // barrett32 returns x mod q for any 32-bit x, in constant time: the
 // quotient estimate floor(x * mu / 2^32), mu = floor(2^32 / q), is exact or
