@@ -40,8 +40,12 @@
 // Every input is checked: lengths, the ML-KEM encapsulation key (FIPS 203
 // section 7.2), and elliptic-curve points, which must be on the curve and
 // not the identity. An X25519 public key of small order is rejected when it
-// is parsed, and an X25519 exchange whose output is all zeros is an error,
-// as RFC 8446 asks of TLS and crypto/hpke does for X-Wing.
+// is parsed, and an X25519 exchange whose output is all zeros is an error.
+// TLS requires that (RFC 8446 section 7.4.2), and crypto/hpke and
+// draft-irtf-cfrg-hybrid-kems do it for MLKEM768-X25519; the X-Wing draft
+// only allows it (RFC 7748 section 6.1's MAY), so an X-Wing peer that skips
+// the check, as CIRCL's kem/xwing does, accepts a small-order X25519 point
+// that this package rejects. No honest party ever produces one.
 //
 // Package kem registers the six hybrids by name, so the command and key
 // files reach them as they reach ML-KEM.
