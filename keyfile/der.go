@@ -259,14 +259,21 @@ func (a *algorithm) mlkemParts(dk kem.DecapsulationKey) (seed, expanded []byte, 
 	return nil, nil, fmt.Errorf("keyfile: %s private key encoding is %d bytes, want %d (seed) or %d (expanded)", a.name, len(b), mlkem.SeedSize, a.expandedSize)
 }
 
-// isPKCS8 reports whether der starts like a OneAsymmetricKey: a SEQUENCE
-// whose first element is an INTEGER.
-func isPKCS8(der []byte) bool {
-	var outer asn1.RawValue
-	if _, err := asn1.Unmarshal(der, &outer); err != nil || outer.Tag != asn1.TagSequence || !outer.IsCompound {
-		return false
+// derKind returns the universal tag of the first element inside der, if
+// der is one SEQUENCE: INTEGER for a OneAsymmetricKey, SEQUENCE for a
+// SubjectPublicKeyInfo. It returns -1 for anything else.
+func derKind(der []byte) int {
+	outer, rest, err := element(der)
+	if err != nil || len(rest) != 0 || !isUniversal(outer, asn1.TagSequence, true) || len(outer.Bytes) == 0 {
+		return -1
 	}
-	return len(outer.Bytes) > 0 && outer.Bytes[0] == asn1.TagInteger
+	switch outer.Bytes[0] {
+	case asn1.TagInteger:
+		return asn1.TagInteger
+	case 0x20 | asn1.TagSequence:
+		return asn1.TagSequence
+	}
+	return -1
 }
 
 // element reads one DER element from b and returns it and what follows.

@@ -60,6 +60,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/x509"
+	"encoding/asn1"
 	"encoding/hex"
 	"encoding/pem"
 	"errors"
@@ -428,12 +429,15 @@ func decodeDER(data []byte, opts *Options, w want) (*PrivateKey, *PublicKey, err
 	}
 	// OneAsymmetricKey starts with an INTEGER, SubjectPublicKeyInfo with
 	// a SEQUENCE.
-	if isPKCS8(data) {
+	switch derKind(data) {
+	case asn1.TagInteger:
 		priv, err := ParsePKCS8PrivateKey(data, opts)
 		return priv, nil, err
+	case asn1.TagSequence:
+		pub, err := ParsePKIXPublicKey(data, opts)
+		return nil, pub, err
 	}
-	pub, err := ParsePKIXPublicKey(data, opts)
-	return nil, pub, err
+	return nil, nil, errors.New("keyfile: input is neither PEM nor DER (a PKCS#8 private key or a SubjectPublicKeyInfo)")
 }
 
 func decodeRaw(data []byte, opts *Options, w want) (*PrivateKey, *PublicKey, error) {

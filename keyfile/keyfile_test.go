@@ -828,3 +828,18 @@ func TestOIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeGarbage(t *testing.T) {
+	for _, data := range [][]byte{[]byte("hello, world\n"), {0x30, 0x03, 0x04, 0x01, 0x00}, {0x02, 0x01, 0x00}} {
+		_, _, err := keyfile.Decode(data, nil)
+		if err == nil {
+			t.Fatalf("Decode(%q) accepted", data)
+		}
+		checkError(t, err, "input is neither PEM nor DER")
+	}
+	_, err := keyfile.DecodePrivateKey([]byte("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"), &keyfile.Options{Format: keyfile.DER})
+	if err == nil {
+		t.Fatal("PEM accepted as DER")
+	}
+	checkError(t, err, "input is PEM, want DER")
+}

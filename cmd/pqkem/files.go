@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -152,17 +154,12 @@ func writeTemp(f outFile) (string, error) {
 	} else if !fi.IsDir() {
 		return "", fmt.Errorf("%s: not a directory", dir)
 	}
-	// CreateTemp makes the file with mode 0600, so a secret is never
-	// readable by others, not even for a moment.
-	t, err := os.CreateTemp(dir, "."+base+".tmp*")
+	t, err := createTemp(dir, "."+base+".tmp", f.mode)
 	if err != nil {
 		return "", pathError(f.name, err)
 	}
 	name := t.Name()
 	_, err = t.Write(f.data)
-	if err == nil && f.mode != modeSecret {
-		err = t.Chmod(f.mode)
-	}
 	if err == nil {
 		err = t.Sync()
 	}
@@ -174,6 +171,23 @@ func writeTemp(f outFile) (string, error) {
 		return "", fmt.Errorf("%s: %v", f.name, unwrapPath(err))
 	}
 	return name, nil
+}
+
+// createTemp creates a new file in dir whose name starts with prefix,
+// with mode perm (less the umask) from the start: a secret is never
+// readable by others, not even for a moment, and a public file gets the
+// permissions the user's umask allows.
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
+	for range 100 {
+		var r [6]byte
+		rand.Read(r[:])
+		f, err := os.OpenFile(filepath.Join(dir, prefix+hex.EncodeToString(r[:])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("%s: cannot create a temporary file", dir)
 }
 
 func unwrapPath(err error) error {

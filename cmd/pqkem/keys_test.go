@@ -136,13 +136,16 @@ func readFile(t *testing.T, dir, name string) []byte {
 	return data
 }
 
+// wantMode checks the mode of a file: exactly want for a secret (0600),
+// at most want for a public file, whose mode the umask may reduce.
 func wantMode(t *testing.T, dir, name string, want os.FileMode) {
 	t.Helper()
 	fi, err := os.Stat(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fi.Mode().Perm(); got != want {
+	got := fi.Mode().Perm()
+	if want == 0o600 && got != want || got&^want != 0 || got&0o600 != 0o600 {
 		t.Errorf("%s has mode %#o, want %#o", name, got, want)
 	}
 }
@@ -379,7 +382,7 @@ func TestKeyFilesRFC9935Examples(t *testing.T) {
 	const dirRel = "mlkem/lamps-kyber-certificates/"
 	var files []string
 	for _, level := range []string{"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"} {
-		for _, suffix := range []string{"-seed.priv", "-expanded.priv", "-both.priv", ".pub"} {
+		for _, suffix := range []string{"-seed.priv", "-expanded.priv", "-both.priv", ".pub", ".crt"} {
 			files = append(files, dirRel+level+suffix)
 		}
 	}
@@ -405,6 +408,18 @@ func TestKeyFilesRFC9935Examples(t *testing.T) {
 			if got := ok(t, dir, nil, "pub", "-in", path).stdout; got != string(wantPub) {
 				t.Errorf("pub -in %s-%s.priv is not %s.pub", level, form, level)
 			}
+		}
+		// The key in the example certificate: encap takes it, inspect
+		// describes it.
+		certPath := vectors.Path(t, dirRel+level+".crt")
+		r := ok(t, dir, nil, "inspect", certPath)
+		if !strings.Contains(r.stdout, `encoding:    PEM "CERTIFICATE"`) || !strings.Contains(r.stdout, "contents:    public key") {
+			t.Errorf("inspect %s.crt:\n%s", level, r.stdout)
+		}
+		ok(t, dir, nil, "encap", "-pub", certPath, "-out", level+".ct", "-secret", level+".bob")
+		ok(t, dir, nil, "decap", "-key", vectors.Path(t, dirRel+level+"-expanded.priv"), "-in", level+".ct", "-secret", level+".alice")
+		if !bytes.Equal(readFile(t, dir, level+".alice"), readFile(t, dir, level+".bob")) {
+			t.Errorf("%s: encapsulating to the certificate and decapsulating with the example key disagree", level)
 		}
 	}
 }
