@@ -13,6 +13,7 @@
 //	encap   encapsulate a fresh shared key to a public key
 //	decap   decapsulate a ciphertext with a private key
 //	inspect describe a key file without showing secrets
+//	pake    agree on a key with a peer who knows the same password (over TCP)
 //	help    show help for pqkem or for one command
 //
 // Key files are PKCS#8 and SubjectPublicKeyInfo, PEM or DER, as RFC 9935

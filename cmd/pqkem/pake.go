@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha3"
+	"crypto/subtle"
+	encbin "encoding/binary"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/pqkem/pqkem/pake"
+)
+
+func init() {
+	register(&command{
+		name:    "pake",
+		summary: "agree on a key with a peer who knows the same password (NoIC/Tempo PAKE over TCP)",
+		args:    "listen|connect|bench [-addr HOST:PORT] [-password-file FILE] [flags]",
+		doc: `
+Pake runs a password-authenticated key exchange with a peer over TCP:
+two parties who share only a password (a pairing code, a passphrase) get
+a common session key, and an eavesdropper or an active attacker learns
+nothing that would let them test passwords offline. The protocols are
+NoIC and Tempo on ML-KEM (package github.com/pqkem/pqkem/pake); the
+default is Tempo with the constant-time sampler C1 at ML-KEM-768.
+
+'pqkem pake listen' waits for one connection on -addr and is the
+responder; 'pqkem pake connect' connects to -addr and is the initiator.
+Both ask for the password on the terminal (without echo), or read it from
+-password-file (its first line). The password is hashed with Argon2id
+(64 MiB, 3 passes, 4 lanes unless -argon2-* say otherwise) with a salt
+bound to the scheme and both identities (-client, -server: the same on
+both sides). The initiator then sends msg1, the listener answers msg2,
+the initiator checks the listener's tag and sends a key-confirmation
+message derived from the session key (never the key itself); the
+listener checks it and acknowledges. Messages are framed with a 4-byte
+big-endian length; every read and write has the -timeout deadline.
+
+On success both sides print the same fingerprint of the session key (the
+first 8 bytes of a SHA3-256 of it, in hex; the key itself is never
+printed). On a wrong password both print "password mismatch" and exit
+with status 1; a peer that disconnects or sends garbage, or a timeout,
+is an error (status 1) too.
+
+'pqkem pake bench' times gen_a (the k x k matrix) and whole runs
+(Start + Respond + Finish) of NoIC and Tempo with the samplers A0, A1,
+B0 and C1 at every level, in alternating rounds, and prints medians and
+ratios to A0, the shape of Table 1 of the Tempo paper. A0 is the
+variable-time FIPS 203 sampler: there for comparison only, it must not
+be used with real passwords.`,
+		example: `
+pqkem pake listen -addr 127.0.0.1:7000
+pqkem pake connect -addr 127.0.0.1:7000
+pqkem pake connect -addr 192.0.2.7:7000 -password-file pw.txt -client alice -server printer
+pqkem pake bench -rounds 5`,
+		setup: setupPake,
+	})
+}
+
+// pakeFlags are the flags of pqkem pake.
+type pakeFlags struct {
+	addr, passwordFile, scheme, client, server string
+	timeout                                    time.Duration
+	argonTime, argonMemory                     uint
+	argonThreads                               uint
+	rounds                                     int
+	sample                                     time.Duration
+}
+
+func setupPake(fs *flag.FlagSet) func(*output, []string) error {
+	f := new(pakeFlags)
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:7000", "TCP `address` to listen on or connect to")
+	fs.StringVar(&f.passwordFile, "password-file", "", "read the password from the first line of `FILE` instead of the terminal")
+	fs.StringVar(&f.scheme, "scheme", pake.Default().Name(), "the PAKE `scheme`: <NoIC|Tempo>-<A1|B0|C1>-ML-KEM-<512|768|1024> (A0 is refused: variable time)")
+	fs.StringVar(&f.client, "client", "client", "identity of the connecting side (initiator), the same on both sides")
+	fs.StringVar(&f.server, "server", "server", "identity of the listening side (responder), the same on both sides")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this `duration`: waiting for a peer, and each message")
+	fs.UintVar(&f.argonTime, "argon2-time", uint(pake.DefaultArgon2.Time), "Argon2id passes (both sides must agree)")
+	fs.UintVar(&f.argonMemory, "argon2-memory", uint(pake.DefaultArgon2.Memory), "Argon2id memory in `KiB` (both sides must agree)")
+	fs.UintVar(&f.argonThreads, "argon2-threads", uint(pake.DefaultArgon2.Threads), "Argon2id lanes (both sides must agree)")
+	fs.IntVar(&f.rounds, "rounds", 7, "bench: number of alternating `rounds`")
+	fs.DurationVar(&f.sample, "sample", 20*time.Millisecond, "bench: how long to time one measurement in each round")
+	return func(out *output, args []string) error {
+		if len(args) == 0 {
+			return usagef("pake needs a subcommand: listen, connect or bench")
+		}
+		sub := args[0]
+		// Flags may also follow the subcommand.
+		if err := fs.Parse(args[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				lookup("pake").printHelp(out.stdout)
+				return nil
+			}
+			return usageError{err.Error()}
+		}
+		if err := noArgs(fs.Args()); err != nil {
+			return err
+		}
+		switch sub {
+		case "listen", "connect":
+		case "bench":
+			if f.rounds < 1 || f.sample <= 0 {
+				return usagef("-rounds must be at least 1 and -sample positive")
+			}
+			return pakeBench(out, f.rounds, f.sample)
+		default:
+			return usagef("unknown pake subcommand %q, want listen, connect or bench", sub)
+		}
+		s, err := pake.SchemeByName(f.scheme)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		if !s.Sampler().ConstantTime() {
+			return usagef("scheme %s uses the variable-time sampler A0, which leaks the password through timing; use A1, B0 or C1", s.Name())
+		}
+		if f.timeout <= 0 {
+			return usagef("-timeout must be positive, got %v", f.timeout)
+		}
+		if f.argonThreads < 1 || f.argonThreads > 255 || f.argonTime < 1 || f.argonTime > 1<<20 || f.argonMemory < 8*f.argonThreads || f.argonMemory > 1<<22 {
+			return usagef("invalid Argon2id costs: -argon2-time %d, -argon2-memory %d, -argon2-threads %d", f.argonTime, f.argonMemory, f.argonThreads)
+		}
+		password, err := pakeReadPassword(out, f.passwordFile)
+		if err != nil {
+			return err
+		}
+		kdf := &pake.Argon2Params{Time: uint32(f.argonTime), Memory: uint32(f.argonMemory), Threads: uint8(f.argonThreads)}
+		creds, err := pake.NewCredentials(s, password, f.client, f.server, kdf)
+		clear(password)
+		if err != nil {
+			return err
+		}
+		defer creds.Destroy()
+		if sub == "listen" {
+			return pakeListen(out, creds, f)
+		}
+		return pakeConnect(out, creds, f)
+	}
+}
+
+// readPassword reads the password from the first line of file, or from
+// the terminal without echo.
+func pakeReadPassword(out *output, file string) ([]byte, error) {
+	var pw []byte
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		line, _, _ := bytes.Cut(data, []byte("\n"))
+		pw = bytes.Clone(bytes.TrimSuffix(line, []byte("\r")))
+		clear(data)
+	} else {
+		fd := int(os.Stdin.Fd())
+		if !term.IsTerminal(fd) {
+			return nil, usagef("standard input is not a terminal: give the password with -password-file")
+		}
+		fmt.Fprint(out.stderr, "Password: ")
+		var err error
+		pw, err = term.ReadPassword(fd)
+		fmt.Fprintln(out.stderr)
+		if err != nil {
+			return nil, fmt.Errorf("reading the password: %v", err)
+		}
+	}
+	if len(pw) == 0 {
+		return nil, errors.New("empty password")
+	}
+	return pw, nil
+}
+
+// The wire protocol: frames of a 4-byte big-endian length and a payload.
+//
+//	initiator -> listener: hello = "pqkem pake v1\x00" || scheme name
+//	initiator -> listener: msg1
+//	listener -> initiator: msg2
+//	initiator -> listener: confirm (32 bytes), or a 1-byte 0x00 if the tag failed
+//	listener -> initiator: 1 byte, 0x01 if confirm verified, else 0x00
+const (
+	pakeHello        = "pqkem pake v1\x00"
+	pakeMaxFrame     = 1 << 16
+	pakeConfirmLabel = "pqkem pake v1 key confirmation"
+	pakeFPLabel      = "pqkem pake v1 fingerprint"
+)
+
+// errPakeMismatch is what both sides report when the key exchange
+// shows that the passwords differ.
+var errPakeMismatch = errors.New("password mismatch")
+
+// pakeListenHook, if set (by tests), is called with the listening address.
+var pakeListenHook func(net.Addr)
+
+func pakeListen(out *output, creds *pake.Credentials, f *pakeFlags) error {
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	fmt.Fprintf(out.stderr, "pqkem pake: listening on %v (%s)\n", ln.Addr(), creds.Scheme().Name())
+	if pakeListenHook != nil {
+		pakeListenHook(ln.Addr())
+	}
+	if tl, ok := ln.(*net.TCPListener); ok {
+		tl.SetDeadline(time.Now().Add(f.timeout))
+	}
+	conn, err := ln.Accept()
+	if err != nil {
+		return fmt.Errorf("waiting for a peer: %v", err)
+	}
+	defer conn.Close()
+	key, err := pakeRespond(conn, creds, f.timeout)
+	if err != nil {
+		return err
+	}
+	pakePrintSuccess(out, creds, conn.RemoteAddr(), key)
+	return nil
+}
+
+func pakeRespond(conn net.Conn, creds *pake.Credentials, timeout time.Duration) ([]byte, error) {
+	s := creds.Scheme()
+	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn), timeout: timeout}
+	hello, err := rw.read(len(pakeHello) + 64)
+	if err != nil {
+		return nil, err
+	}
+	name, ok := strings.CutPrefix(string(hello), pakeHello)
+	if !ok {
+		return nil, errors.New("the peer does not speak pqkem pake v1")
+	}
+	if name != s.Name() {
+		return nil, fmt.Errorf("scheme mismatch: the peer uses %q, this side %q (see -scheme)", name, s.Name())
+	}
+	msg1, err := rw.read(s.Msg1Size())
+	if err != nil {
+		return nil, err
+	}
+	if len(msg1) != s.Msg1Size() {
+		return nil, fmt.Errorf("invalid msg1 length %d, want %d", len(msg1), s.Msg1Size())
+	}
+	msg2, key, err := creds.Respond(msg1)
+	if err != nil {
+		return nil, err
+	}
+	if err := rw.write(msg2); err != nil {
+		return nil, err
+	}
+	confirm, err := rw.read(32)
+	if err != nil {
+		return nil, fmt.Errorf("waiting for key confirmation: %w", err)
+	}
+	want := pakeConfirmation(key)
+	if len(confirm) == 1 && confirm[0] == 0 {
+		// The initiator's tag check failed.
+		return nil, errPakeMismatch
+	}
+	if subtle.ConstantTimeCompare(confirm, want[:]) != 1 {
+		rw.write([]byte{0})
+		return nil, errPakeMismatch
+	}
+	if err := rw.write([]byte{1}); err != nil {
+		return nil, err
+	}
+	return key, nil
+}
+
+func pakeConnect(out *output, creds *pake.Credentials, f *pakeFlags) error {
+	d := net.Dialer{Timeout: f.timeout}
+	conn, err := d.Dial("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	key, err := pakeInitiate(conn, creds, f.timeout)
+	if err != nil {
+		return err
+	}
+	pakePrintSuccess(out, creds, conn.RemoteAddr(), key)
+	return nil
+}
+
+func pakeInitiate(conn net.Conn, creds *pake.Credentials, timeout time.Duration) ([]byte, error) {
+	s := creds.Scheme()
+	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn), timeout: timeout}
+	if err := rw.write([]byte(pakeHello + s.Name())); err != nil {
+		return nil, err
+	}
+	st, msg1, err := creds.Start()
+	if err != nil {
+		return nil, err
+	}
+	if err := rw.write(msg1); err != nil {
+		return nil, err
+	}
+	msg2, err := rw.read(s.Msg2Size())
+	if err != nil {
+		return nil, err
+	}
+	if len(msg2) != s.Msg2Size() {
+		return nil, fmt.Errorf("invalid msg2 length %d, want %d", len(msg2), s.Msg2Size())
+	}
+	key, err := st.Finish(msg2)
+	if errors.Is(err, pake.ErrPasswordMismatch) {
+		rw.write([]byte{0}) // tell the listener; best effort
+		return nil, errPakeMismatch
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := pakeConfirmation(key)
+	if err := rw.write(c[:]); err != nil {
+		return nil, err
+	}
+	ack, err := rw.read(1)
+	if err != nil {
+		return nil, fmt.Errorf("waiting for the listener's acknowledgement: %w", err)
+	}
+	if len(ack) != 1 || ack[0] != 1 {
+		return nil, errPakeMismatch
+	}
+	return key, nil
+}
+
+// confirmation is the key-confirmation message: SHA3-256 of a label and
+// the session key. It reveals nothing about the key beyond a hash.
+func pakeConfirmation(key []byte) [32]byte {
+	return sha3.Sum256(append([]byte(pakeConfirmLabel), key...))
+}
+
+// fingerprint is what both sides print: the first 8 bytes of SHA3-256 of a
+// label and the session key, in hex, in groups of four digits.
+func pakeFingerprint(key []byte) string {
+	h := sha3.Sum256(append([]byte(pakeFPLabel), key...))
+	x := hex.EncodeToString(h[:8])
+	return x[0:4] + " " + x[4:8] + " " + x[8:12] + " " + x[12:16]
+}
+
+func pakePrintSuccess(out *output, creds *pake.Credentials, peer net.Addr, key []byte) {
+	fmt.Fprintf(out.stdout, "%s with %v: passwords match\n", creds.Scheme().Name(), peer)
+	fmt.Fprintf(out.stdout, "session key fingerprint: %s\n", pakeFingerprint(key))
+	clear(key)
+}
+
+// pakeFramer reads and writes length-prefixed frames with a deadline on each.
+type pakeFramer struct {
+	conn    net.Conn
+	r       *bufio.Reader
+	timeout time.Duration
+}
+
+func (f *pakeFramer) write(payload []byte) error {
+	f.conn.SetWriteDeadline(time.Now().Add(f.timeout))
+	buf := encbin.BigEndian.AppendUint32(make([]byte, 0, 4+len(payload)), uint32(len(payload)))
+	_, err := f.conn.Write(append(buf, payload...))
+	if err != nil {
+		return fmt.Errorf("sending to the peer: %v", err)
+	}
+	return nil
+}
+
+// read reads one frame of at most max bytes.
+func (f *pakeFramer) read(max int) ([]byte, error) {
+	f.conn.SetReadDeadline(time.Now().Add(f.timeout))
+	var hdr [4]byte
+	if _, err := io.ReadFull(f.r, hdr[:]); err != nil {
+		return nil, pakeReadError(err)
+	}
+	n := encbin.BigEndian.Uint32(hdr[:])
+	if n == 0 || n > uint32(max) || n > pakeMaxFrame {
+		return nil, fmt.Errorf("invalid message from the peer: frame length %d, want 1 to %d", n, max)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(f.r, buf); err != nil {
+		return nil, pakeReadError(err)
+	}
+	return buf, nil
+}
+
+func pakeReadError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("the peer closed the connection")
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return errors.New("timed out waiting for the peer")
+	}
+	return fmt.Errorf("reading from the peer: %v", err)
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/pqkem/pqkem/mlkem"
+	"github.com/pqkem/pqkem/pake"
+)
+
+// pakeBench times what Table 1 of the Tempo paper times: gen_a (the k x k
+// matrix with each sampler) and whole protocol runs, NoIC and Tempo, with
+// A0, A1, B0 and C1 at every level, plus plain ML-KEM (KeyGen + Encaps +
+// Decaps). Every measurement runs once per round, for about sample, in
+// alternating rounds, so that machine noise falls on all alike; the table
+// gives medians and ratios to A0.
+func pakeBench(out *output, rounds int, sample time.Duration) error {
+	type row struct {
+		level int
+		what  string
+		ops   [4]func() // per sampler, A0 A1 B0 C1; only [0] for ML-KEM
+		times [4][]float64
+	}
+	var rows []*row
+	pw, sid := make([]byte, 32), make([]byte, 32)
+	for _, level := range []int{512, 768, 1024} {
+		k := level / 256
+		ga := &row{level: level, what: "gen_a"}
+		no := &row{level: level, what: "NoIC init+resp+end"}
+		te := &row{level: level, what: "Tempo init+resp+end"}
+		for i, smp := range pake.Samplers {
+			var a [16][256]uint16
+			var rho [32]byte
+			ga.ops[i] = func() { rho[0]++; smp.SampleMatrix(&a, &rho, k) }
+			n, _ := pake.NewNoIC(level, smp)
+			t, _ := pake.NewTempo(level, smp)
+			no.ops[i] = pakeRun(n, pw, sid)
+			te.ops[i] = pakeRun(t, pw, sid)
+		}
+		ml := &row{level: level, what: "ML-KEM kg+enc+dec"}
+		ml.ops[0] = pakeMLKEMRun(level)
+		rows = append(rows, ga, no, te, ml)
+	}
+	for r := range rounds {
+		fmt.Fprintf(out.stderr, "\rpqkem pake bench: round %d of %d", r+1, rounds)
+		for _, rw := range rows {
+			for i, op := range rw.ops {
+				if op != nil {
+					rw.times[i] = append(rw.times[i], pakeTimeOp(op, sample))
+				}
+			}
+		}
+	}
+	fmt.Fprintln(out.stderr)
+
+	w := tabwriter.NewWriter(out.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "level\twhat\tA0 µs\tA1 µs\tB0 µs\tC1 µs\tA1/A0\tB0/A0\tC1/A0\t\n")
+	med := map[string]float64{}
+	for _, rw := range rows {
+		var m [4]float64
+		for i := range m {
+			if rw.times[i] != nil {
+				m[i] = pakeMedian(rw.times[i])
+			}
+		}
+		for i, smp := range pake.Samplers {
+			med[fmt.Sprintf("%d %s %v", rw.level, rw.what, smp)] = m[i]
+		}
+		if rw.ops[1] == nil {
+			fmt.Fprintf(w, "%d\t%s\t%.1f\t\t\t\t\t\t\t\n", rw.level, rw.what, m[0]/1e3)
+			continue
+		}
+		fmt.Fprintf(w, "%d\t%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.2f\t\n", rw.level, rw.what,
+			m[0]/1e3, m[1]/1e3, m[2]/1e3, m[3]/1e3, m[1]/m[0], m[2]/m[0], m[3]/m[0])
+	}
+	w.Flush()
+	fmt.Fprintf(out.stdout, "\nTempo-C1 / NoIC-A0:")
+	for _, level := range []int{512, 768, 1024} {
+		fmt.Fprintf(out.stdout, "  %d: %.2f", level,
+			med[fmt.Sprintf("%d Tempo init+resp+end C1", level)]/med[fmt.Sprintf("%d NoIC init+resp+end A0", level)])
+	}
+	fmt.Fprintf(out.stdout, "\nNoIC-A0 / ML-KEM:  ")
+	for _, level := range []int{512, 768, 1024} {
+		fmt.Fprintf(out.stdout, "  %d: %.2f", level,
+			med[fmt.Sprintf("%d NoIC init+resp+end A0", level)]/med[fmt.Sprintf("%d ML-KEM kg+enc+dec A0", level)])
+	}
+	fmt.Fprintf(out.stdout, "\nMedians of %d rounds on %s/%s, GOMAXPROCS %d. A0 is variable time: for comparison only.\n",
+		rounds, runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
+	return nil
+}
+
+func pakeRun(s *pake.Scheme, pw, sid []byte) func() {
+	return func() {
+		st, msg1, err := s.Start(pw, sid)
+		if err != nil {
+			panic(err)
+		}
+		msg2, _, err := s.Respond(pw, sid, msg1)
+		if err != nil {
+			panic(err)
+		}
+		if _, err := st.Finish(msg2); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func pakeMLKEMRun(level int) func() {
+	switch level {
+	case 512:
+		return func() {
+			dk, _ := mlkem.GenerateKey512()
+			ek, _ := mlkem.NewEncapsulationKey512(dk.EncapsulationKey().Bytes())
+			_, ct := ek.Encapsulate()
+			dk.Decapsulate(ct)
+		}
+	case 768:
+		return func() {
+			dk, _ := mlkem.GenerateKey768()
+			ek, _ := mlkem.NewEncapsulationKey768(dk.EncapsulationKey().Bytes())
+			_, ct := ek.Encapsulate()
+			dk.Decapsulate(ct)
+		}
+	default:
+		return func() {
+			dk, _ := mlkem.GenerateKey1024()
+			ek, _ := mlkem.NewEncapsulationKey1024(dk.EncapsulationKey().Bytes())
+			_, ct := ek.Encapsulate()
+			dk.Decapsulate(ct)
+		}
+	}
+}
+
+// timeOp runs op for about sample and returns the nanoseconds per call.
+func pakeTimeOp(op func(), sample time.Duration) float64 {
+	n := 0
+	start := time.Now()
+	for {
+		op()
+		n++
+		if el := time.Since(start); el >= sample {
+			return float64(el.Nanoseconds()) / float64(n)
+		}
+	}
+}
+
+func pakeMedian(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Cheap Argon2id costs so that the tests stay fast; both sides use them.
+var pakeTestArgs = []string{"-argon2-time", "1", "-argon2-memory", "64", "-argon2-threads", "1", "-timeout", "10s"}
+
+func pakePasswordFile(t *testing.T, pw string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(p, []byte(pw+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type pakeResult struct {
+	code           int
+	stdout, stderr string
+}
+
+// startListener runs 'pqkem pake listen' on a free loopback port and
+// returns its address and a channel with its result.
+func startListener(t *testing.T, args ...string) (string, <-chan pakeResult) {
+	t.Helper()
+	addrc := make(chan net.Addr, 1)
+	pakeListenHook = func(a net.Addr) { addrc <- a }
+	t.Cleanup(func() { pakeListenHook = nil })
+	res := make(chan pakeResult, 1)
+	go func() {
+		var out, errOut bytes.Buffer
+		code := run(append([]string{"pake", "listen", "-addr", "127.0.0.1:0"}, args...), &out, &errOut)
+		res <- pakeResult{code, out.String(), errOut.String()}
+	}()
+	select {
+	case a := <-addrc:
+		return a.String(), res
+	case r := <-res:
+		t.Fatalf("listen exited early with %d: %s", r.code, r.stderr)
+	case <-time.After(20 * time.Second):
+		t.Fatal("listen did not start")
+	}
+	return "", nil
+}
+
+func waitResult(t *testing.T, res <-chan pakeResult) pakeResult {
+	t.Helper()
+	select {
+	case r := <-res:
+		return r
+	case <-time.After(30 * time.Second):
+		t.Fatal("the command hangs")
+	}
+	return pakeResult{}
+}
+
+var fingerprintRE = regexp.MustCompile(`session key fingerprint: ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})\n`)
+
+func TestPakeMatch(t *testing.T) {
+	for _, scheme := range []string{"", "NoIC-C1-ML-KEM-512", "Tempo-A1-ML-KEM-1024"} {
+		t.Run(scheme, func(t *testing.T) {
+			args := append([]string{"-password-file", pakePasswordFile(t, "correct horse battery staple")}, pakeTestArgs...)
+			if scheme != "" {
+				args = append(args, "-scheme", scheme)
+			}
+			addr, lres := startListener(t, args...)
+			code, cout, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr}, args...)...)
+			l := waitResult(t, lres)
+			if code != exitOK || l.code != exitOK {
+				t.Fatalf("connect: %d %s\nlisten: %d %s", code, cerr, l.code, l.stderr)
+			}
+			fc, fl := fingerprintRE.FindStringSubmatch(cout), fingerprintRE.FindStringSubmatch(l.stdout)
+			if fc == nil || fl == nil || fc[1] != fl[1] {
+				t.Fatalf("fingerprints differ or missing:\nconnect: %s\nlisten: %s", cout, l.stdout)
+			}
+			if !strings.Contains(cout, "passwords match") {
+				t.Errorf("connect output: %s", cout)
+			}
+		})
+	}
+}
+
+func TestPakeMismatch(t *testing.T) {
+	addr, lres := startListener(t, append([]string{"-password-file", pakePasswordFile(t, "hunter2")}, pakeTestArgs...)...)
+	code, cout, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-password-file", pakePasswordFile(t, "hunter3")}, pakeTestArgs...)...)
+	l := waitResult(t, lres)
+	for _, r := range []pakeResult{{code, cout, cerr}, l} {
+		if r.code != exitError || !strings.Contains(r.stderr, "password mismatch") || strings.Contains(r.stdout, "fingerprint") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 1 and \"password mismatch\"", r.code, r.stdout, r.stderr)
+		}
+	}
+	// Different identities look the same as a different password.
+	addr, lres = startListener(t, append([]string{"-password-file", pakePasswordFile(t, "hunter2")}, pakeTestArgs...)...)
+	code, _, cerr = pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-client", "mallory", "-password-file", pakePasswordFile(t, "hunter2")}, pakeTestArgs...)...)
+	l = waitResult(t, lres)
+	if code != exitError || l.code != exitError || !strings.Contains(cerr, "password mismatch") || !strings.Contains(l.stderr, "password mismatch") {
+		t.Errorf("different identities: %d %q / %d %q", code, cerr, l.code, l.stderr)
+	}
+}
+
+// TestPakeBadPeer checks that a peer that disconnects, sends garbage,
+// speaks another scheme or says nothing gives an error, never a hang.
+func TestPakeBadPeer(t *testing.T) {
+	pwf := pakePasswordFile(t, "pw")
+	base := append([]string{"-password-file", pwf}, pakeTestArgs...)
+	quick := append(append([]string(nil), base...), "-timeout", "2s")
+
+	peers := map[string]func(c net.Conn){
+		"disconnect":   func(c net.Conn) {},
+		"garbage":      func(c net.Conn) { c.Write(bytes.Repeat([]byte{0xff}, 100)) },
+		"short frame":  func(c net.Conn) { c.Write([]byte{0, 0, 4, 0, 1, 2, 3}) },
+		"empty frame":  func(c net.Conn) { c.Write([]byte{0, 0, 0, 0}) },
+		"silent":       func(c net.Conn) { time.Sleep(4 * time.Second) },
+		"other scheme": func(c net.Conn) { c.Write(append([]byte{0, 0, 0, 32}, "pqkem pake v1\x00NoIC-C1-ML-KEM-76"...)) },
+	}
+	for name, peer := range peers {
+		t.Run("listen/"+name, func(t *testing.T) {
+			addr, lres := startListener(t, quick...)
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			peer(c)
+			c.Close()
+			if l := waitResult(t, lres); l.code != exitError || l.stderr == "" {
+				t.Errorf("listen: exit %d, stderr %q", l.code, l.stderr)
+			}
+		})
+		t.Run("connect/"+name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			go func() {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				peer(c)
+				c.Close()
+			}()
+			code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", ln.Addr().String()}, quick...)...)
+			if code != exitError || cerr == "" {
+				t.Errorf("connect: exit %d, stderr %q", code, cerr)
+			}
+		})
+	}
+	// A listener that answers msg2 with junk of the right length: the tag
+	// fails, so the initiator reports a mismatch.
+	t.Run("connect/forged msg2", func(t *testing.T) {
+		ln, _ := net.Listen("tcp", "127.0.0.1:0")
+		defer ln.Close()
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			buf := make([]byte, 4096)
+			c.Read(buf)
+			time.Sleep(100 * time.Millisecond)
+			c.Write(append([]byte{0, 0, 0x04, 0x60}, make([]byte, 1120)...))
+			c.Read(buf)
+		}()
+		code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", ln.Addr().String()}, quick...)...)
+		if code != exitError || !strings.Contains(cerr, "password mismatch") {
+			t.Errorf("connect: exit %d, stderr %q", code, cerr)
+		}
+	})
+	// Nobody listening.
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	if code, _, _ := pqkem(t, append([]string{"pake", "connect", "-addr", addr}, quick...)...); code != exitError {
+		t.Errorf("connect to a closed port: exit %d", code)
+	}
+}
+
+func TestPakeUsage(t *testing.T) {
+	pwf := pakePasswordFile(t, "pw")
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"pake"}, "needs a subcommand"},
+		{[]string{"pake", "dance"}, `unknown pake subcommand "dance"`},
+		{[]string{"pake", "listen", "-scheme", "NoIC-A0-ML-KEM-768", "-password-file", pwf}, "variable-time"},
+		{[]string{"pake", "listen", "-scheme", "Tempo-C1-ML-KEM-999", "-password-file", pwf}, "unknown scheme"},
+		{[]string{"pake", "connect", "-nope"}, "flag provided but not defined"},
+		{[]string{"pake", "connect", "extra", "-password-file", pwf}, `unexpected argument "extra"`},
+		{[]string{"pake", "connect", "-timeout", "0s", "-password-file", pwf}, "-timeout"},
+	} {
+		code, stdout, stderr := pqkem(t, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.stderr) || stdout != "" {
+			t.Errorf("pqkem %s: exit %d, stderr %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.stderr)
+		}
+	}
+	if code, stdout, _ := pqkem(t, "pake", "-h"); code != exitOK || !strings.Contains(stdout, "pqkem pake listen") {
+		t.Errorf("pake -h: %d %q", code, stdout)
+	}
+	if code, stdout, _ := pqkem(t, "pake", "listen", "-h"); code != exitOK || !strings.Contains(stdout, "-password-file") {
+		t.Errorf("pake listen -h: %d %q", code, stdout)
+	}
+	// An empty password file is an operational error.
+	empty := filepath.Join(t.TempDir(), "empty")
+	os.WriteFile(empty, []byte("\n"), 0o600)
+	if code, _, stderr := pqkem(t, "pake", "connect", "-password-file", empty); code != exitError || !strings.Contains(stderr, "empty password") {
+		t.Errorf("empty password: %d %q", code, stderr)
+	}
+}
+
+func TestPakeBench(t *testing.T) {
+	code, stdout, stderr := pqkem(t, "pake", "bench", "-rounds", "1", "-sample", "1ms")
+	if code != exitOK {
+		t.Fatalf("bench: %d %s", code, stderr)
+	}
+	for _, want := range []string{"gen_a", "NoIC init+resp+end", "Tempo init+resp+end", "ML-KEM kg+enc+dec", "C1/A0", "Tempo-C1 / NoIC-A0"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("bench output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
