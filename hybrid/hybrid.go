@@ -126,9 +126,12 @@ type KEM struct {
 	ekWhat string
 }
 
+// xWingLabel is X-Wing's label, the bytes 5c 2e 2f 2f 5e 5c.
+const xWingLabel = `\.//^\`
+
 var (
 	xWing = &KEM{name: NameXWing, spec: "draft-connolly-cfrg-xwing-kem", hpkeID: HPKEXWing,
-		pq: mlkem768, ec: x25519, expandSeed: true, combiner: combineSHA3, label: `\./` + `/^\`}
+		pq: mlkem768, ec: x25519, expandSeed: true, combiner: combineSHA3, label: xWingLabel}
 	mlkem768P256 = &KEM{name: NameMLKEM768P256, spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM768P256,
 		pq: mlkem768, ec: p256, expandSeed: true, combiner: combineSHA3, label: NameMLKEM768P256}
 	mlkem1024P384 = &KEM{name: NameMLKEM1024P384, spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM1024P384,
