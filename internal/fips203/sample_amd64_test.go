@@ -3,6 +3,7 @@
 package fips203
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -52,4 +53,32 @@ func TestRejUniformAVX2(t *testing.T) {
 			t.Fatalf("trial %d: k0 %d: AVX2 gave k = %d, Go %d, or the coefficients differ", trial, k0, kg, kw)
 		}
 	}
+}
+
+// FuzzRejUniformAVX2 compares the AVX2 rejection sampling with the Go loop
+// on arbitrary bytes from an arbitrary starting count.
+func FuzzRejUniformAVX2(f *testing.F) {
+	f.Add(make([]byte, 504), uint8(0))
+	f.Add(bytes.Repeat([]byte{0xff, 0xff, 0x0c}, 100), uint8(200))
+	f.Add(bytes.Repeat([]byte{0x00, 0x1d, 0xd0}, 168), uint8(17))
+	f.Fuzz(func(t *testing.T, b []byte, k0 uint8) {
+		skipNoAVX2(t)
+		b = b[:len(b)/3*3]
+		var got, want nttElement
+		kg, used := rejUniformAVX2((*[n]uint16)(&got), int(k0), b)
+		if used%24 != 0 || used > len(b) || (kg <= 240 && len(b)-used >= 32) {
+			t.Fatalf("k0 %d len %d: stopped at k = %d after %d bytes", k0, len(b), kg, used)
+		}
+		kw := rejectionSampleGeneric(&want, int(k0), b[:used])
+		if kg != kw || !slices.Equal(got[k0:kg], want[k0:kw]) {
+			t.Fatalf("k0 %d: AVX2 gave k = %d, Go %d, or the coefficients differ", k0, kg, kw)
+		}
+		// And the dispatching rejectionSample as a whole.
+		var all, ref nttElement
+		ka := rejectionSample(&all, int(k0), b)
+		kr := rejectionSampleGeneric(&ref, int(k0), b)
+		if ka != kr || !slices.Equal(all[k0:ka], ref[k0:kr]) {
+			t.Fatalf("k0 %d: rejectionSample gave k = %d, Go %d, or the coefficients differ", k0, ka, kr)
+		}
+	})
 }
