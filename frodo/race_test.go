@@ -1,0 +1,5 @@
+//go:build race
+
+package frodo_test
+
+const raceEnabled = true
