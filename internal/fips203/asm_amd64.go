@@ -14,25 +14,6 @@ func nttAVX2(f *[256]uint16)
 //go:noescape
 func inverseNTTAVX2(f *[256]uint16)
 
-// mulAddAVX2 adds a ∘ b to acc exactly as nttAccumulator.mulAdd: for each pair i,
-// acc[2i] += a[2i]*b[2i] + a[2i+1]*bc[i] and acc[2i+1] += a[2i]*b[2i+1] + a[2i+1]*b[2i],
-// for a, b, bc in [0, q) (every product and pair sum is exact in 32 bits).
-//
-//go:noescape
-func mulAddAVX2(acc *[256]uint32, a *[256]uint16, b *[256]uint16, bc *[128]uint16)
-
-// reduceAVX2 sets f = acc mod q in [0, q) and clears acc, as nttAccumulator.reduce,
-// for acc < 2^30.
-//
-//go:noescape
-func reduceAVX2(f *[256]uint16, acc *[256]uint32)
-
-// reduceAddAVX2 sets f = acc + e mod q in [0, q) and clears acc, as nttAccumulator.reduceAdd,
-// for acc < 2^30 and e in [0, q).
-//
-//go:noescape
-func reduceAddAVX2(f *[256]uint16, acc *[256]uint32, e *[256]uint16)
-
 // cacheAVX2 sets c[i] = b[2i+1] * gamma_i mod q in [0, q), as nttCache.compute, for b in [0, 2^15).
 //
 //go:noescape

@@ -43,30 +43,8 @@ func BenchmarkInverseNTT(b *testing.B) {
 }
 
 // BenchmarkInnerProduct is one row of the ML-KEM-768 matrix times a
-// vector: three base-case multiplications and one reduction.
+// vector, reduced.
 func BenchmarkInnerProduct(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 3))
-	var a, s [3]nttElement
-	var sc [3]nttCache
-	for i := range 3 {
-		a[i] = nttElement(randomBounded(r, q))
-		s[i] = nttElement(randomBounded(r, q))
-		sc[i].computeGeneric(&s[i])
-	}
-	benchImpls(b, func(b *testing.B) {
-		var acc nttAccumulator
-		var out nttElement
-		for b.Loop() {
-			for i := range 3 {
-				acc.mulAdd(&a[i], &s[i], &sc[i])
-			}
-			acc.reduce(&out)
-		}
-	})
-}
-
-// BenchmarkInnerProductCoarse is the same row through innerProduct.
-func BenchmarkInnerProductCoarse(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 3))
 	var a [maxK]nttElement
 	var s [maxK]nttElement
@@ -147,7 +125,7 @@ func BenchmarkDecode12(b *testing.B) {
 }
 
 // BenchmarkSamplePolyCBD compares the assembly sampler with the generic
-// one directly, as samplePolyCBD (sample.go) does not dispatch yet.
+// one directly.
 func BenchmarkSamplePolyCBD(b *testing.B) {
 	buf := make([]byte, 192)
 	for i := range buf {

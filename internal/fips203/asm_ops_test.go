@@ -118,25 +118,34 @@ func FuzzInverseNTTAsm(f *testing.F) {
 	})
 }
 
-func FuzzBaseMulAsm(f *testing.F) {
-	f.Add(make([]byte, 1024+512), uint32(0))
-	f.Add(bytes.Repeat([]byte{0xff}, 1024+512), uint32(1<<28))
-	f.Fuzz(func(t *testing.T, data []byte, accBase uint32) {
+func FuzzInnerProductAsm(f *testing.F) {
+	f.Add(make([]byte, 2560), uint8(3), false)
+	f.Add(bytes.Repeat([]byte{0xff}, 2560), uint8(4), true)
+	f.Fuzz(func(t *testing.T, data []byte, kk uint8, withE bool) {
 		requireAVX2(t)
-		data = append(data, make([]byte, 1536)...)
-		a := nttElement(ringFromBytes(data, q))
-		b := nttElement(ringFromBytes(data[512:], q))
-		e := nttElement(ringFromBytes(data[1024:], q))
-		checkCache(t, b)
-		var bc nttCache
-		bc.computeGeneric(&b)
-		var acc nttAccumulator
-		for i := range acc {
-			acc[i] = (accBase>>2 + uint32(i)*uint32(e[i])) % (1 << 28)
+		data = append(data, make([]byte, 2560)...)
+		k := 1 + int(kk)%maxK
+		var a, b [maxK]nttElement
+		var bc [maxK]nttCache
+		for j := range maxK {
+			a[j] = nttElement(ringFromBytes(data[512*j:], q))
+			b[j] = nttElement(ringFromBytes(data[256+512*j:], q))
+			checkCache(t, b[j])
+			bc[j].computeGeneric(&b[j])
 		}
-		checkMulAdd(t, acc, a, b, bc)
-		checkReduce(t, acc, nil)
-		checkReduce(t, acc, &e)
+		var e *nttElement
+		if withE {
+			ee := nttElement(ringFromBytes(data[2048:], q))
+			e = &ee
+		}
+		var want, got nttElement
+		restore := cpuid.ForceGeneric(true)
+		innerProduct(&want, a[:], 1, &b, &bc, k, e)
+		restore()
+		innerProduct(&got, a[:], 1, &b, &bc, k, e)
+		if got != want {
+			t.Fatalf("k = %d: innerProduct differs\ngot  %v\nwant %v", k, got, want)
+		}
 	})
 }
 
@@ -186,7 +195,6 @@ func FuzzSamplePolyCBDAsm(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{0xff}, 192), true)
 	f.Fuzz(func(t *testing.T, data []byte, three bool) {
 		requireAVX2(t)
-		defer cpuid.ForceGeneric(true)()
 		eta := 2
 		if three {
 			eta = 3

@@ -137,98 +137,58 @@ func TestCacheAsm(t *testing.T) {
 	}
 }
 
-func checkMulAdd(t testing.TB, acc nttAccumulator, a, b nttElement, bc nttCache) {
-	t.Helper()
-	acc1, acc2 := acc, acc
-	acc1.mulAddGeneric(&a, &b, &bc)
-	mulAddAVX2((*[n]uint32)(&acc2), (*[n]uint16)(&a), (*[n]uint16)(&b), (*[n / 2]uint16)(&bc))
-	if acc1 != acc2 {
-		t.Fatalf("mulAddAVX2 differs\ngot  %v\nwant %v", acc2, acc1)
-	}
-}
-
-func TestMulAddAsm(t *testing.T) {
+// TestInnerProductReduction drives the reduction of innerProduct over
+// every product x*y with x, y in [0, q) (k = 1, b1 = bc = 0, so each even
+// output is a0*b0 and each odd one a1*b0), then over the largest sums
+// (k = 4, every input q-1, plus e = q-1).
+func TestInnerProductReduction(t *testing.T) {
 	requireAVX2(t)
-	r := rand.New(rand.NewPCG(17, 18))
-	edges := edgeRings(q)
-	for _, a := range edges {
-		for _, b := range edges {
-			var bc nttCache
-			bn := nttElement(b)
-			bc.computeGeneric(&bn)
-			checkMulAdd(t, nttAccumulator{}, nttElement(a), bn, bc)
-		}
-	}
-	for range 2000 {
-		a, b := nttElement(randomBounded(r, q)), nttElement(randomBounded(r, q))
-		var bc nttCache
-		for i := range bc {
-			bc[i] = fieldElement(r.IntN(q))
-		}
-		var acc nttAccumulator
-		for i := range acc {
-			acc[i] = r.Uint32() >> 4
-		}
-		checkMulAdd(t, acc, a, b, bc)
-	}
-}
-
-func checkReduce(t testing.TB, acc nttAccumulator, e *nttElement) {
-	t.Helper()
-	acc1, acc2 := acc, acc
-	var f1, f2 nttElement
-	if e == nil {
-		acc1.reduceGeneric(&f1)
-		reduceAVX2((*[n]uint16)(&f2), (*[n]uint32)(&acc2))
-	} else {
-		acc1.reduceAddGeneric(&f1, e)
-		reduceAddAVX2((*[n]uint16)(&f2), (*[n]uint32)(&acc2), (*[n]uint16)(e))
-	}
-	if f1 != f2 || acc1 != acc2 {
-		t.Fatalf("reduce differs on %v (e = %v)\ngot  %v\nwant %v", acc, e, f2, f1)
-	}
-}
-
-// TestReduceAsm checks the accumulator reduction on every input below
-// 2^26 (all that k <= 4 products of canonical values can sum to is below
-// 4 * 2q^2 < 2^27; the sweep continues to 2^27 unless -short), on the
-// extremes of its documented domain [0, 2^30), and on random inputs.
-func TestReduceAsm(t *testing.T) {
-	requireAVX2(t)
-	limit := uint32(1) << 27
+	var b [maxK]nttElement
+	var bc [maxK]nttCache
+	var a [1]nttElement
+	step := 1
 	if testing.Short() {
-		limit = 1 << 24
+		step = 7
 	}
-	var acc nttAccumulator
-	for x := uint32(0); x < limit; x += n {
-		for i := range acc {
-			acc[i] = x + uint32(i)
+	for y := 0; y < q; y += step {
+		for i := range n / 2 {
+			b[0][2*i], b[0][2*i+1] = fieldElement(y), 0
 		}
-		checkReduce(t, acc, nil)
-	}
-	for x := uint32(1<<30) - 1<<16; x < 1<<30; x += n {
-		for i := range acc {
-			acc[i] = x + uint32(i)
+		for x0 := 0; x0 < q; x0 += n {
+			for i := range n {
+				a[0][i] = fieldElement((x0 + i) % q)
+			}
+			var got nttElement
+			innerProduct(&got, a[:], 1, &b, &bc, 1, nil)
+			for i := range n / 2 {
+				want0 := fieldElement(uint32(a[0][2*i]) * uint32(y) % q)
+				want1 := fieldElement(uint32(a[0][2*i+1]) * uint32(y) % q)
+				if got[2*i] != want0 || got[2*i+1] != want1 {
+					t.Fatalf("innerProduct of (%d, %d) by (%d, 0) = (%d, %d), want (%d, %d)",
+						a[0][2*i], a[0][2*i+1], y, got[2*i], got[2*i+1], want0, want1)
+				}
+			}
 		}
-		checkReduce(t, acc, nil)
 	}
-	r := rand.New(rand.NewPCG(19, 20))
-	for range 2000 {
-		for i := range acc {
-			acc[i] = r.Uint32() >> 2
-		}
-		e := nttElement(randomBounded(r, q))
-		checkReduce(t, acc, nil)
-		checkReduce(t, acc, &e)
-	}
+	var full [maxK]nttElement
 	var e nttElement
-	for i := range e {
-		e[i] = q - 1
+	for j := range maxK {
+		for i := range n {
+			full[j][i], b[j][i], e[i] = q-1, q-1, q-1
+		}
+		for i := range bc[j] {
+			bc[j][i] = q - 1
+		}
 	}
-	for i := range acc {
-		acc[i] = 1<<30 - 1 - q
+	// Each output is 4 * 2(q-1)^2 + (q-1) = 9(q-1)^2 ... mod q.
+	var got nttElement
+	innerProduct(&got, full[:], 1, &b, &bc, maxK, &e)
+	want := fieldElement((8*uint64(q-1)*(q-1) + q - 1) % q)
+	for i := range got {
+		if got[i] != want {
+			t.Fatalf("innerProduct at the maximal sum: %d, want %d", got[i], want)
+		}
 	}
-	checkReduce(t, acc, &e)
 }
 
 var compressionWidths = []uint8{1, 4, 5, 10, 11}
@@ -393,7 +353,7 @@ func TestEncode12Asm(t *testing.T) {
 func checkCBD(t testing.TB, b []byte, eta int) {
 	t.Helper()
 	var g, h ringElement
-	samplePolyCBD(&g, b, eta) // the generic sampler in sample.go
+	samplePolyCBDGeneric(&g, b, eta)
 	samplePolyCBDAVX2(&h, b, eta)
 	if g != h {
 		t.Fatalf("eta %d: samplePolyCBDAVX2 differs on %x\ngot  %v\nwant %v", eta, b, h, g)
@@ -405,7 +365,6 @@ func checkCBD(t testing.TB, b []byte, eta int) {
 // every bit pattern it can.
 func TestSamplePolyCBDAsm(t *testing.T) {
 	requireAVX2(t)
-	defer cpuid.ForceGeneric(true)() // samplePolyCBD may itself dispatch
 	r := rand.New(rand.NewPCG(29, 30))
 	for _, eta := range []int{2, 3} {
 		size := 64 * eta

@@ -2,9 +2,11 @@ package fips203
 
 // The number-theoretic transform of FIPS 203, section 4.3.
 //
-// Each function here is the readable reference (xxxGeneric) and, on amd64
-// with AVX2, dispatches to an assembly twin (asm_amd64.s, generated from
-// _asm/main.go) that returns the very same values. The tests compare them.
+// ntt, inverseNTT, nttCache.compute and innerProduct dispatch, on amd64
+// with AVX2, to assembly twins (asm_amd64.s, generated from _asm/main.go)
+// that return the very same values as the readable Go references
+// (nttGeneric, inverseNTTGeneric, computeGeneric, and the nttAccumulator
+// loop of innerProduct). The tests compare them bit for bit.
 
 //go:generate go run -C _asm . -out ../asm_amd64.s -stubs ../asm_amd64.go -pkg fips203
 
@@ -151,20 +153,14 @@ func (c *nttCache) computeGeneric(b *nttElement) {
 
 // nttAccumulator holds unreduced sums of products of NTT elements. Each
 // mulAdd adds less than 2q^2 < 2^25 to a coefficient, so up to 128 products
-// can be summed before reduce; ML-KEM sums at most k = 4.
+// can be summed before reduce; ML-KEM sums at most k = 4. It is the generic
+// form of innerProduct, whose AVX2 twin keeps the same exact sums in
+// registers.
 type nttAccumulator [n]uint32
 
 // mulAdd adds a * b to acc, with bc = the cache of b: MultiplyNTTs and
 // BaseCaseMultiply (FIPS 203, Algorithms 11 and 12), without the reductions.
 func (acc *nttAccumulator) mulAdd(a, b *nttElement, bc *nttCache) {
-	if useAVX2() {
-		mulAddAVX2((*[n]uint32)(acc), (*[n]uint16)(a), (*[n]uint16)(b), (*[n / 2]uint16)(bc))
-		return
-	}
-	acc.mulAddGeneric(a, b, bc)
-}
-
-func (acc *nttAccumulator) mulAddGeneric(a, b *nttElement, bc *nttCache) {
 	for i := range n / 2 {
 		a0, a1 := uint32(a[2*i]), uint32(a[2*i+1])
 		b0, b1 := uint32(b[2*i]), uint32(b[2*i+1])
@@ -175,14 +171,6 @@ func (acc *nttAccumulator) mulAddGeneric(a, b *nttElement, bc *nttCache) {
 
 // reduce writes acc mod q to f and clears acc.
 func (acc *nttAccumulator) reduce(f *nttElement) {
-	if useAVX2() {
-		reduceAVX2((*[n]uint16)(f), (*[n]uint32)(acc))
-		return
-	}
-	acc.reduceGeneric(f)
-}
-
-func (acc *nttAccumulator) reduceGeneric(f *nttElement) {
 	for i := range f {
 		f[i] = fieldReduce(acc[i])
 		acc[i] = 0
@@ -191,14 +179,6 @@ func (acc *nttAccumulator) reduceGeneric(f *nttElement) {
 
 // reduceAdd writes acc + e mod q to f and clears acc.
 func (acc *nttAccumulator) reduceAdd(f *nttElement, e *nttElement) {
-	if useAVX2() {
-		reduceAddAVX2((*[n]uint16)(f), (*[n]uint32)(acc), (*[n]uint16)(e))
-		return
-	}
-	acc.reduceAddGeneric(f, e)
-}
-
-func (acc *nttAccumulator) reduceAddGeneric(f *nttElement, e *nttElement) {
 	for i := range f {
 		f[i] = fieldReduce(acc[i] + uint32(e[i]))
 		acc[i] = 0
@@ -226,11 +206,11 @@ func innerProduct(f *nttElement, a []nttElement, stride int, b *[maxK]nttElement
 	}
 	var acc nttAccumulator
 	for j := range k {
-		acc.mulAddGeneric(&a[j*stride], &b[j], &bc[j])
+		acc.mulAdd(&a[j*stride], &b[j], &bc[j])
 	}
 	if e == nil {
-		acc.reduceGeneric(f)
+		acc.reduce(f)
 	} else {
-		acc.reduceAddGeneric(f, e)
+		acc.reduceAdd(f, e)
 	}
 }

@@ -64,9 +64,6 @@ func main() {
 
 	genNTT()
 	genInverseNTT()
-	genMulAdd()
-	genReduce(false)
-	genReduce(true)
 	genCache()
 	genInnerProduct(false)
 	genInnerProduct(true)
@@ -550,117 +547,13 @@ func genInverseNTT() {
 }
 
 // ---------------------------------------------------------------------------
-// Base-case multiplication (Algorithms 11 and 12), accumulated exactly.
+// Base-case multiplication (Algorithms 11 and 12): see genInnerProduct.
 
 // swapPairs is the VPSHUFB mask that exchanges the two 16-bit words of
 // every dword.
 var swapPairs = [16]uint16{
 	0x0302, 0x0100, 0x0706, 0x0504, 0x0b0a, 0x0908, 0x0f0e, 0x0d0c,
 	0x0302, 0x0100, 0x0706, 0x0504, 0x0b0a, 0x0908, 0x0f0e, 0x0d0c,
-}
-
-func genMulAdd() {
-	TEXT("mulAddAVX2", NOSPLIT, "func(acc *[256]uint32, a *[256]uint16, b *[256]uint16, bc *[128]uint16)")
-	Doc(
-		"mulAddAVX2 adds a ∘ b to acc exactly as nttAccumulator.mulAdd: for each pair i,",
-		"acc[2i] += a[2i]*b[2i] + a[2i+1]*bc[i] and acc[2i+1] += a[2i]*b[2i+1] + a[2i+1]*b[2i],",
-		"for a, b, bc in [0, q) (every product and pair sum is exact in 32 bits).",
-	)
-	Pragma("noescape")
-	acc, pa, pb, pc := RDI, RSI, RDX, RCX
-	Load(Param("acc"), acc)
-	Load(Param("a"), pa)
-	Load(Param("b"), pb)
-	Load(Param("bc"), pc)
-	yMask := Y15
-	VMOVDQU(vector(swapPairs), yMask)
-	A, B, C, X, Y, E, O, L, H := Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8
-	for i := range 16 {
-		Commentf("Coefficients %d to %d (pairs %d to %d).", 16*i, 16*i+15, 8*i, 8*i+7)
-		VMOVDQU(Mem{Base: pa, Disp: 32 * i}, A)   // (a0, a1) in each dword
-		VMOVDQU(Mem{Base: pb, Disp: 32 * i}, B)   // (b0, b1)
-		VPMOVZXWD(Mem{Base: pc, Disp: 16 * i}, C) // (bc, 0)
-		VPSLLD(U8(16), C, C)                      // (0, bc)
-		VPBLENDW(U8(0xaa), C, B, X)               // (b0, bc)
-		VPSHUFB(yMask, B, Y)                      // (b1, b0)
-		VPMADDWD(X, A, E)                         // a0*b0 + a1*bc: even outputs of pairs 0..7
-		VPMADDWD(Y, A, O)                         // a0*b1 + a1*b0: odd outputs
-		VPUNPCKLDQ(O, E, L)                       // [e0 o0 e1 o1 | e4 o4 e5 o5]
-		VPUNPCKHDQ(O, E, H)                       // [e2 o2 e3 o3 | e6 o6 e7 o7]
-		VPERM2I128(U8(0x20), H, L, E)             // outputs 16i .. 16i+7
-		VPERM2I128(U8(0x31), H, L, O)             // outputs 16i+8 .. 16i+15
-		VPADDD(Mem{Base: acc, Disp: 64 * i}, E, E)
-		VPADDD(Mem{Base: acc, Disp: 64*i + 32}, O, O)
-		VMOVDQU(E, Mem{Base: acc, Disp: 64 * i})
-		VMOVDQU(O, Mem{Base: acc, Disp: 64*i + 32})
-	}
-	VZEROUPPER()
-	RET()
-}
-
-// genReduce generates reduceAVX2 (f = acc mod q) or reduceAddAVX2
-// (f = acc + e mod q); both clear acc.
-func genReduce(add bool) {
-	if add {
-		TEXT("reduceAddAVX2", NOSPLIT, "func(f *[256]uint16, acc *[256]uint32, e *[256]uint16)")
-		Doc("reduceAddAVX2 sets f = acc + e mod q in [0, q) and clears acc, as nttAccumulator.reduceAdd,",
-			"for acc < 2^30 and e in [0, q).")
-	} else {
-		TEXT("reduceAVX2", NOSPLIT, "func(f *[256]uint16, acc *[256]uint32)")
-		Doc("reduceAVX2 sets f = acc mod q in [0, q) and clears acc, as nttAccumulator.reduce,",
-			"for acc < 2^30.")
-	}
-	Pragma("noescape")
-	pf, acc, pe := RDI, RSI, RDX
-	Load(Param("f"), pf)
-	Load(Param("acc"), acc)
-	if add {
-		Load(Param("e"), pe)
-	}
-	broadcast(yQ, q)
-	yQinv, yLow, yZero, yC, yCQ := Y14, Y13, Y12, Y10, Y9
-	broadcast(yQinv, qinv)
-	VPCMPEQD(yLow, yLow, yLow)
-	VPSRLD(U8(16), yLow, yLow) // 0x0000ffff in every dword
-	VPXOR(yZero, yZero, yZero)
-	// fqmul by R (its Montgomery constant is R^2 mod q) turns x*R^-1 into x.
-	cr, crq := montConst(1 << 16)
-	broadcast(yC, cr)
-	broadcast(yCQ, crq)
-	X0, X1, L0, L1 := Y0, Y1, Y2, Y3
-	for i := range 16 {
-		Commentf("Coefficients %d to %d.", 16*i, 16*i+15)
-		VMOVDQU(Mem{Base: acc, Disp: 64 * i}, X0)
-		VMOVDQU(Mem{Base: acc, Disp: 64*i + 32}, X1)
-		if add {
-			VPMOVZXWD(Mem{Base: pe, Disp: 32 * i}, L0)
-			VPMOVZXWD(Mem{Base: pe, Disp: 32*i + 16}, L1)
-			VPADDD(L0, X0, X0)
-			VPADDD(L1, X1, X1)
-		}
-		VMOVDQU(yZero, Mem{Base: acc, Disp: 64 * i})
-		VMOVDQU(yZero, Mem{Base: acc, Disp: 64*i + 32})
-		// Split x = hi*2^16 + lo and pack the halves to words; the
-		// packing interleaves 64-bit groups, which VPERMQ undoes below.
-		VPAND(yLow, X0, L0)
-		VPAND(yLow, X1, L1)
-		VPSRLD(U8(16), X0, X0)
-		VPSRLD(U8(16), X1, X1)
-		VPACKUSDW(L1, L0, L0) // lo words, exact (< 2^16)
-		VPACKUSDW(X1, X0, X0) // hi words, exact (< 2^14)
-		// Montgomery reduction: t = lo*qinv mod 2^16 makes x - t*q
-		// divisible by 2^16, and r = hi - hi16(t*q) = (x - t*q) / 2^16
-		// is congruent to x*R^-1, in (-q/2 - 1, 2^14 + q/2).
-		VPMULLW(yQinv, L0, L0)
-		VPMULHW(yQ, L0, L0)
-		VPSUBW(L0, X0, X0)
-		fqmul(X0, X0, yC, yCQ) // x mod q, in (-3q/4, 3q/4)
-		condAddQ(X0)
-		VPERMQ(U8(0xd8), X0, X0) // undo the pack interleave
-		VMOVDQU(X0, Mem{Base: pf, Disp: 32 * i})
-	}
-	VZEROUPPER()
-	RET()
 }
 
 // genCache generates cacheAVX2: c[i] = b[2i+1] * gamma_i mod q.
@@ -1140,10 +1033,18 @@ func genAddSub(add bool) {
 // k-term inner product in the NTT domain, reduced.
 
 // genInnerProduct generates innerProductAVX2 (f = sum_j a_j ∘ b_j mod q)
-// or innerProductAddAVX2 (f = e + sum_j a_j ∘ b_j mod q): the coarse form
-// of k calls of mulAddAVX2 followed by reduceAVX2 / reduceAddAVX2. The
-// sums stay in registers, block by block, instead of in an accumulator in
-// memory.
+// or innerProductAddAVX2 (f = e + sum_j a_j ∘ b_j mod q), the twins of
+// innerProduct: k calls of nttAccumulator.mulAdd followed by reduce or
+// reduceAdd. The exact 32-bit sums stay in registers, block by block.
+//
+// Base-case multiplication (Algorithm 12) of the pair (a0, a1) by (b0, b1),
+// with bc = b1 * gamma mod q from the cache, is
+//
+//	c0 = a0*b0 + a1*bc,  c1 = a0*b1 + a1*b0.
+//
+// With the pairs in the dwords of a register, VPMADDWD against (b0, bc)
+// gives c0 and against (b1, b0) gives c1, exactly: every input is below
+// q < 2^12, so the products and their sums are positive and below 2^25.
 func genInnerProduct(add bool) {
 	sig := "func(f *[256]uint16, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int)"
 	if add {
@@ -1196,7 +1097,7 @@ func genInnerProduct(add bool) {
 	ADDQ(cnt, rc) // the cache has 8 entries (16 bytes) per block
 	MOVQ(k, cnt)
 	Label(fmt.Sprintf("ip%v_term", add))
-	Comment("Term j: as mulAddAVX2 (a0*b0 + a1*bc, a0*b1 + a1*b0 per pair), kept in E and O.")
+	Comment("Term j: E += a0*b0 + a1*bc, O += a0*b1 + a1*b0, per pair.")
 	VMOVDQU(Mem{Base: ra}, A)
 	VMOVDQU(Mem{Base: rb}, B)
 	VPMOVZXWD(Mem{Base: rc}, C)
@@ -1224,7 +1125,12 @@ func genInnerProduct(add bool) {
 	// Each sum x is below 4 * 2q^2 + q < 2^27. Split it as hi*2^16 + lo
 	// with the words already in coefficient order: LO = (lo(E), lo(O))
 	// and HI = (hi(E), hi(O)) in each dword.
-	Comment("Montgomery reduction of the sums, as in reduceAVX2, then canonical.")
+	// Montgomery reduction: t = lo*qinv mod 2^16 makes x - t*q divisible
+	// by 2^16, and r = hi - hi16(t*q) = (x - t*q) / 2^16 exactly (the low
+	// halves of x and t*q are equal), congruent to x*R^-1 and in
+	// (-q/2 - 1, 2^11 + q/2). fqmul by R then gives x mod q in (-3q/4,
+	// 3q/4), and a conditional add of q makes it canonical.
+	Comment("Montgomery reduction of the sums, then multiplication by R and [0, q).")
 	VPSLLD(U8(16), O, A)
 	VPBLENDW(U8(0xaa), A, E, A) // LO
 	VPSRLD(U8(16), E, B)
