@@ -4185,12 +4185,23 @@ TEXT ·rejUniformAVX2(SB), NOSPLIT, $0-56
 	VMOVDQU rejUniformQ<>+0(SB), Y0
 
 rejLoop:
-	CMPQ         CX, $0xf0
-	JA           rejDone
-	LEAQ         32(SI), R9
-	CMPQ         R9, BX
-	JA           rejDone
-	VPERMQ       $0x94, (DX)(SI*1), Y1
+	CMPQ   CX, $0xf0
+	JA     rejDone
+	LEAQ   24(SI), R9
+	CMPQ   R9, BX
+	JA     rejDone
+	LEAQ   32(SI), R9
+	CMPQ   R9, BX
+	JA     rejLast
+	VPERMQ $0x94, (DX)(SI*1), Y1
+	JMP    rejParse
+
+rejLast:
+	CMPQ   SI, $0x08
+	JB     rejDone
+	VPERMQ $0xe9, -8(DX)(SI*1), Y1
+
+rejParse:
 	VPSHUFB      rejUniformShuffle<>+0(SB), Y1, Y1
 	VPSRLW       $0x04, Y1, Y2
 	VPBLENDW     $0xaa, Y2, Y1, Y1

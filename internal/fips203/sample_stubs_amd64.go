@@ -6,8 +6,8 @@ package fips203
 
 // rejUniformAVX2 runs the loop of SampleNTT (FIPS 203, Algorithm 7,
 // lines 5 to 14) on b, 24 bytes (16 candidates) at a time, appending the
-// candidates below q to a[k:], while k <= 240 and 32 bytes of b remain
-// to be read. It returns the new k and the number of bytes consumed (a
+// candidates below q to a[k:], while k <= 240 and 24 bytes of b remain
+// (and b has 32 bytes). It returns the new k and the number of bytes consumed (a
 // multiple of 24); rejectionSampleGeneric finishes the rest. Like it, it
 // may leave a rejected candidate in a[k:], which is not part of the
 // result. Variable time: b comes from the public seed rho.

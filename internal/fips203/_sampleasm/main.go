@@ -83,8 +83,8 @@ func rejUniform() {
 	Doc(
 		"rejUniformAVX2 runs the loop of SampleNTT (FIPS 203, Algorithm 7,",
 		"lines 5 to 14) on b, 24 bytes (16 candidates) at a time, appending the",
-		"candidates below q to a[k:], while k <= 240 and 32 bytes of b remain",
-		"to be read. It returns the new k and the number of bytes consumed (a",
+		"candidates below q to a[k:], while k <= 240 and 24 bytes of b remain",
+		"(and b has 32 bytes). It returns the new k and the number of bytes consumed (a",
 		"multiple of 24); rejectionSampleGeneric finishes the rest. Like it, it",
 		"may leave a rejected candidate in a[k:], which is not part of the",
 		"result. Variable time: b comes from the public seed rho.",
@@ -103,16 +103,28 @@ func rejUniform() {
 	VMOVDQU(qWords, qv)
 	end := GP64()
 
+	x, t, g := YMM(), YMM(), YMM()
 	Label("rejLoop")
 	CMPQ(k, Imm(240))
 	JA(LabelRef("rejDone"))
-	LEAQ(Mem{Base: pos, Disp: 32}, end)
+	LEAQ(Mem{Base: pos, Disp: 24}, end)
 	CMPQ(end, blen)
 	JA(LabelRef("rejDone"))
-
-	x, t, g := YMM(), YMM(), YMM()
+	LEAQ(Mem{Base: pos, Disp: 32}, end)
+	CMPQ(end, blen)
+	JA(LabelRef("rejLast"))
 	// Bytes pos .. pos+15 in the low lane, pos+8 .. pos+23 in the high one.
 	VPERMQ(Imm(0x94), Mem{Base: bp, Index: pos, Scale: 1}, x)
+	JMP(LabelRef("rejParse"))
+
+	// The last 24 bytes of b: the same layout from the 32 bytes that end
+	// there, if b has them.
+	Label("rejLast")
+	CMPQ(pos, Imm(8))
+	JB(LabelRef("rejDone"))
+	VPERMQ(Imm(0xe9), Mem{Base: bp, Index: pos, Scale: 1, Disp: -8}, x)
+
+	Label("rejParse")
 	// Each 16-bit lane: the two bytes holding one candidate, then the
 	// odd candidates shifted down by 4, and 12 bits kept.
 	VPSHUFB(shufMem, x, x)
