@@ -387,6 +387,28 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 	if len(b) == 0 {
 		return nil, 0, fmt.Errorf("keyfile: %s PKCS#8 privateKey is empty, want seed, expandedKey or both", name)
 	}
+	// The pre-RFC 9935 encodings put the raw seed or the raw expanded key
+	// straight into the privateKey OCTET STRING, with no tag of their own
+	// (OpenSSL 3.5 calls them bare-seed and bare-priv). No DER encoding
+	// of the CHOICE has either length (the seed form is 66 bytes,
+	// expandedKey 4 more than the key, both more still), so they cannot
+	// be mistaken for one; they are read only when lenient.
+	switch len(b) {
+	case mlkem.SeedSize, a.expandedSize:
+		what := "seed"
+		if len(b) == a.expandedSize {
+			what = "expanded key"
+		}
+		if !opts.Lenient {
+			return nil, 0, fmt.Errorf("keyfile: %s privateKey is a bare %d-byte %s with no RFC 9935 tag (the pre-RFC encoding, read only when lenient)", name, len(b), what)
+		}
+		if len(b) == mlkem.SeedSize {
+			dk, err := a.fromSeed(s, "bare seed", b)
+			return dk, FormBareSeed, err
+		}
+		dk, err := a.fromExpanded(s, "bare expanded key", b)
+		return dk, FormBareExpanded, err
+	}
 	v, rest, err := element(b)
 	if err != nil {
 		return nil, 0, fmt.Errorf("keyfile: %s privateKey: malformed ML-KEM-PrivateKey: %v", name, err)
@@ -411,14 +433,8 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 			}
 			return nil, 0, errors.New(msg)
 		}
-		dk, err := s.NewDecapsulationKey(v.Bytes)
-		if err != nil {
-			return nil, 0, fmt.Errorf("keyfile: %s privateKey: expandedKey: %v", name, err)
-		}
-		if err := pairwiseCheck(dk); err != nil {
-			return nil, 0, err
-		}
-		return dk, FormExpanded, nil
+		dk, err := a.fromExpanded(s, "expandedKey", v.Bytes)
+		return dk, FormExpanded, err
 
 	case isUniversal(v, asn1.TagSequence, true): // 0x30, both
 		var both mlkemBoth
@@ -443,6 +459,19 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 		return dk, FormBoth, nil
 	}
 	return nil, 0, fmt.Errorf("keyfile: %s privateKey: unknown ML-KEM-PrivateKey tag 0x%02x, want 0x80 (seed), 0x04 (expandedKey) or 0x30 (both)", name, b[0])
+}
+
+// fromExpanded parses an expanded key, with the FIPS 203 hash check, and
+// runs the pairwise consistency check.
+func (a *algorithm) fromExpanded(s kem.Scheme, field string, expanded []byte) (kem.DecapsulationKey, error) {
+	dk, err := s.NewDecapsulationKey(expanded)
+	if err != nil {
+		return nil, fmt.Errorf("keyfile: %s privateKey: %s: %v", a.name, field, err)
+	}
+	if err := pairwiseCheck(dk); err != nil {
+		return nil, err
+	}
+	return dk, nil
 }
 
 func (a *algorithm) fromSeed(s kem.Scheme, field string, seed []byte) (kem.DecapsulationKey, error) {

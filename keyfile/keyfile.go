@@ -20,8 +20,11 @@
 //     check and a pairwise consistency check (an encapsulation to the key's
 //     own encapsulation key must decapsulate to the same shared key); in
 //     the both form, the expanded key must be the one the seed derives.
-//     The pre-RFC encoding, privateKey holding a bare OCTET STRING of the
-//     64-byte seed, is read only with [Options].Lenient.
+//     The pre-RFC encodings, privateKey holding the bare 64-byte seed or
+//     the bare expanded key with no tag of their own (OpenSSL 3.5's
+//     bare-seed and bare-priv; the seed also wrapped in an OCTET STRING),
+//     are read only with [Options].Lenient; no RFC 9935 encoding has their
+//     lengths, so they cannot be mistaken for one.
 //   - X-Wing (draft-connolly-cfrg-xwing-kem) has the OID
 //     1.3.6.1.4.1.62253.25722; its public key is the raw 1216-byte
 //     encapsulation key and its PKCS#8 privateKey the raw 32-byte seed,
@@ -138,9 +141,15 @@ const (
 	FormExpanded
 	// FormBoth is RFC 9935's both: the seed and the expanded key.
 	FormBoth
-	// FormBareSeed is the pre-RFC 9935 ML-KEM encoding, a bare OCTET
-	// STRING of the 64-byte seed, read only with Options.Lenient.
+	// FormBareSeed is a pre-RFC 9935 ML-KEM encoding: the 64-byte seed
+	// with no tag of its own in the privateKey OCTET STRING (OpenSSL 3.5's
+	// bare-seed), or in an OCTET STRING in it. Read only with
+	// Options.Lenient.
 	FormBareSeed
+	// FormBareExpanded is a pre-RFC 9935 ML-KEM encoding: the expanded
+	// key with no tag of its own in the privateKey OCTET STRING (OpenSSL
+	// 3.5's bare-priv). Read only with Options.Lenient.
+	FormBareExpanded
 	// FormBytes is the scheme's own encoding of the key
 	// (DecapsulationKey.Bytes), as pqkem's PEM format and the raw format
 	// hold it.
@@ -157,6 +166,8 @@ func (f Form) String() string {
 		return "both"
 	case FormBareSeed:
 		return "bare seed (pre-RFC 9935)"
+	case FormBareExpanded:
+		return "bare expanded key (pre-RFC 9935)"
 	case FormBytes:
 		return "scheme encoding"
 	}
@@ -172,8 +183,9 @@ type Options struct {
 	// Scheme, if not nil, is the scheme the key must have; it is needed
 	// to read a raw key.
 	Scheme kem.Scheme
-	// Lenient accepts the pre-RFC 9935 ML-KEM private key encoding, a
-	// bare OCTET STRING of the 64-byte seed.
+	// Lenient accepts the pre-RFC 9935 ML-KEM private key encodings: the
+	// bare 64-byte seed or the bare expanded key in the PKCS#8 privateKey
+	// (FormBareSeed, FormBareExpanded).
 	Lenient bool
 }
 

@@ -650,23 +650,45 @@ func TestMalformedDER(t *testing.T) {
 }
 
 func TestLenientBareSeed(t *testing.T) {
-	dk, seed, _, _ := mlkemKeys(t, "ML-KEM-1024")
-	der := pkcs8(t, oidOf(t, "ML-KEM-1024"), nil, mustMarshal(t, seed))
-	if _, err := keyfile.ParsePKCS8PrivateKey(der, nil); err == nil {
-		t.Fatal("bare seed accepted without Lenient")
+	dk, seed, expanded, _ := mlkemKeys(t, "ML-KEM-1024")
+	oid := oidOf(t, "ML-KEM-1024")
+	for _, tc := range []struct {
+		name  string
+		inner []byte
+		form  keyfile.Form
+		err   string // without Lenient
+	}{
+		{"bare seed", seed, keyfile.FormBareSeed, "ML-KEM-1024 privateKey is a bare 64-byte seed with no RFC 9935 tag (the pre-RFC encoding, read only when lenient)"},
+		{"seed in an OCTET STRING", mustMarshal(t, seed), keyfile.FormBareSeed, "expandedKey is 64 bytes, want 3168 (a 64-byte OCTET STRING is the pre-RFC 9935 seed encoding, read only when lenient)"},
+		{"bare expanded key", expanded, keyfile.FormBareExpanded, "ML-KEM-1024 privateKey is a bare 3168-byte expanded key with no RFC 9935 tag"},
+	} {
+		der := pkcs8(t, oid, nil, tc.inner)
+		if _, err := keyfile.ParsePKCS8PrivateKey(der, nil); err == nil {
+			t.Fatalf("%s accepted without Lenient", tc.name)
+		} else {
+			checkError(t, err, tc.err)
+		}
+		priv, err := keyfile.ParsePKCS8PrivateKey(der, &keyfile.Options{Lenient: true})
+		if err != nil {
+			t.Fatalf("%s, lenient: %v", tc.name, err)
+		}
+		if priv.Form != tc.form || !bytes.Equal(priv.Key.EncapsulationKey().Bytes(), dk.EncapsulationKey().Bytes()) {
+			t.Errorf("%s, lenient: form %v, or another key", tc.name, priv.Form)
+		}
+		// Written back, it is in an RFC 9935 form.
+		again, _ := keyfile.MarshalPKCS8PrivateKey(priv.Key)
+		if p, err := keyfile.ParsePKCS8PrivateKey(again, nil); err != nil || (p.Form != keyfile.FormSeed && p.Form != keyfile.FormExpanded) {
+			t.Errorf("%s: re-encoded: %v", tc.name, err)
+		}
 	}
-	priv, err := keyfile.ParsePKCS8PrivateKey(der, &keyfile.Options{Lenient: true})
-	if err != nil {
-		t.Fatal(err)
+	// A bare expanded key gets the same checks as expandedKey.
+	bad := bytes.Clone(expanded)
+	bad[len(bad)-33] ^= 1
+	_, err := keyfile.ParsePKCS8PrivateKey(pkcs8(t, oid, nil, bad), &keyfile.Options{Lenient: true})
+	if err == nil {
+		t.Fatal("bare expanded key with a bad H(ek) accepted")
 	}
-	if priv.Form != keyfile.FormBareSeed || !bytes.Equal(priv.Key.Bytes(), dk.Bytes()) {
-		t.Errorf("lenient bare seed: form %v, same key %v", priv.Form, bytes.Equal(priv.Key.Bytes(), dk.Bytes()))
-	}
-	// Written back, it is in the RFC 9935 seed form.
-	again, _ := keyfile.MarshalPKCS8PrivateKey(priv.Key)
-	if p, err := keyfile.ParsePKCS8PrivateKey(again, nil); err != nil || p.Form != keyfile.FormSeed {
-		t.Errorf("re-encoded bare seed key: %v", err)
-	}
+	checkError(t, err, "ML-KEM-1024 privateKey: bare expanded key: mlkem: invalid decapsulation key: H(ek) does not match")
 }
 
 // The optional publicKey [1] of a version 1 OneAsymmetricKey must match.

@@ -242,11 +242,11 @@ type keyFlags struct {
 
 func addKeyFlags(fs *flag.FlagSet, private bool) *keyFlags {
 	k := &keyFlags{
-		inform: fs.String("inform", "auto", "format of the key read: auto (PEM or DER), pem, der or raw (raw needs -alg)"),
+		inform: fs.String("inform", "auto", "`format` of the key read: auto (PEM or DER), pem, der or raw (raw needs -alg)"),
 		alg:    fs.String("alg", "", "the key's scheme `NAME`: needed for -inform raw; otherwise, the key must be of this scheme"),
 	}
 	if private {
-		k.lenient = fs.Bool("lenient", false, "also accept the pre-RFC 9935 ML-KEM private key encoding (a bare 64-byte seed OCTET STRING)")
+		k.lenient = fs.Bool("lenient", false, "also accept the pre-RFC 9935 ML-KEM private key encodings (the bare seed or expanded key, OpenSSL's bare-seed and bare-priv)")
 	}
 	return k
 }

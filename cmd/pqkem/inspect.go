@@ -118,7 +118,9 @@ func describeForm(priv *keyfile.PrivateKey) string {
 	case keyfile.FormBoth:
 		return fmt.Sprintf("both (the %d-byte seed and the expandedKey)", n)
 	case keyfile.FormBareSeed:
-		return fmt.Sprintf("bare seed (%d bytes; the pre-RFC 9935 encoding, read because of -lenient)", n)
+		return fmt.Sprintf("bare seed (%d bytes; a pre-RFC 9935 encoding, read because of -lenient)", n)
+	case keyfile.FormBareExpanded:
+		return fmt.Sprintf("bare expanded key (%d bytes, no seed; a pre-RFC 9935 encoding, read because of -lenient)", n)
 	}
 	return fmt.Sprintf("the scheme's own encoding (%d bytes)", n)
 }
@@ -127,7 +129,7 @@ func privateChecks(f keyfile.Form) string {
 	switch f {
 	case keyfile.FormSeed, keyfile.FormBareSeed:
 		return "the key is derived from the seed"
-	case keyfile.FormExpanded:
+	case keyfile.FormExpanded, keyfile.FormBareExpanded:
 		return "FIPS 203 hash check, pairwise consistency check"
 	case keyfile.FormBoth:
 		return "the seed derives the expandedKey"

@@ -33,7 +33,7 @@ pqkem keygen -alg ML-KEM-1024 -format der -out key.der -force`,
 		setup: func(fs *flag.FlagSet) func(*output, []string) error {
 			alg := fs.String("alg", "", "the scheme `NAME` (see 'pqkem list'); required")
 			outName := fs.String("out", "", "write the private key to `FILE` (mode 0600), or to standard output for -; required")
-			format := fs.String("format", "pem", "output format: pem, der or raw")
+			format := fs.String("format", "pem", "output `format`: pem, der or raw")
 			force := fs.Bool("force", false, "overwrite -out if it exists")
 			return func(out *output, args []string) error {
 				if err := noArgs(args); err != nil {

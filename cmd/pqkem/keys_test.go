@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -626,4 +628,33 @@ func TestBadInputWrongScheme(t *testing.T) {
 	badInput(t, func(string) {}, "the key is ML-KEM-768, want ML-KEM-512",
 		[]string{"pub", "-in", "key.pem", "-alg", "ML-KEM-512", "-out", "new-pub.pem"},
 		[]string{"encap", "-pub", "pub.pem", "-alg", "ML-KEM-512", "-out", "new-ct.bin", "-secret", "new-ss.bin"})
+}
+
+// A pre-RFC 9935 bare seed is read only with -lenient.
+func TestKeyFilesLenient(t *testing.T) {
+	dir := t.TempDir()
+	ok(t, dir, nil, "keygen", "-alg", "ML-KEM-512", "-format", "raw", "-out", "seed.bin")
+	seed := readFile(t, dir, "seed.bin")
+	der, err := asn1.Marshal(struct {
+		Version    int
+		Algorithm  pkix.AlgorithmIdentifier
+		PrivateKey []byte
+	}{0, pkix.AlgorithmIdentifier{Algorithm: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 4, 1}}, seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "bare.der", der)
+	before := listDir(t, dir)
+	wantFailure(t, binary(t, dir, nil, "pub", "-in", "bare.der", "-out", "pub.pem"), exitError,
+		"ML-KEM-512 privateKey is a bare 64-byte seed with no RFC 9935 tag (the pre-RFC encoding, read only when lenient)")
+	wantNoNewFiles(t, dir, before)
+	r := ok(t, dir, nil, "inspect", "-lenient", "bare.der")
+	if !strings.Contains(r.stdout, "form:        bare seed") {
+		t.Errorf("inspect -lenient of a bare seed:\n%s", r.stdout)
+	}
+	ok(t, dir, nil, "pub", "-lenient", "-in", "bare.der", "-out", "pub.pem")
+	want := ok(t, dir, nil, "pub", "-inform", "raw", "-alg", "ML-KEM-512", "-in", "seed.bin").stdout
+	if got := string(readFile(t, dir, "pub.pem")); got != want {
+		t.Error("the public key of the bare seed is not the seed's")
+	}
 }

@@ -30,7 +30,7 @@ cat key.der | pqkem pub -in - -out pub.der -format der`,
 		setup: func(fs *flag.FlagSet) func(*output, []string) error {
 			in := fs.String("in", "", "read the private key from `FILE`, or from standard input for -; required")
 			outName := fs.String("out", "-", "write the public key to `FILE`; - is standard output")
-			format := fs.String("format", "pem", "output format: pem, der or raw")
+			format := fs.String("format", "pem", "output `format`: pem, der or raw")
 			force := fs.Bool("force", false, "overwrite -out if it exists")
 			kf := addKeyFlags(fs, true)
 			return func(out *output, args []string) error {
