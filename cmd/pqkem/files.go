@@ -72,9 +72,14 @@ type outFile struct {
 // exists and force is not set. writeOutputs checks again, atomically.
 func checkOutputs(force bool, files ...outFile) error {
 	stdout := 0
-	for _, f := range files {
+	for i, f := range files {
 		if f.name == "" {
 			continue
+		}
+		for _, g := range files[:i] {
+			if f.name != "-" && filepath.Clean(g.name) == filepath.Clean(f.name) {
+				return usagef("two outputs go to the same file %s", f.name)
+			}
 		}
 		if f.name == "-" {
 			stdout++

@@ -260,6 +260,7 @@ func TestKeyFilesUsage(t *testing.T) {
 		{[]string{"encap", "-pub", "pub.pem", "-out", "ct.bin"}, "-secret is required"},
 		{[]string{"encap", "-pub", "pub.pem", "-secret", "ss.bin"}, "-out is required"},
 		{[]string{"encap", "-pub", "pub.pem", "-out", "-", "-secret", "-"}, "only one output can go to standard output"},
+		{[]string{"encap", "-pub", "pub.pem", "-out", "x.bin", "-secret", "./x.bin", "-force"}, "two outputs go to the same file ./x.bin"},
 		{[]string{"decap", "-key", "key.pem", "-in", "ct.bin"}, "-secret is required"},
 		{[]string{"decap", "-key", "-", "-in", "-", "-secret", "ss.bin"}, "-key and -in cannot both be -"},
 		{[]string{"inspect"}, "inspect takes one file name"},
