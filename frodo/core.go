@@ -56,7 +56,8 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 
 	// S^T and E from SHAKE(0x5F || seedSE).
 	st := make([]uint16, nbar*n) // kept in the key
-	b := make([]uint16, n*nbar)  // kept in the key: B, unpacked
+	var bArr [maxN * nbar]uint16
+	b := bArr[:n*nbar]
 	h.Reset()
 	h.Write([]byte{domainKeyGen})
 	h.Write(seedSE)
@@ -86,7 +87,7 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 
 	dk.sk = sk
 	dk.st = st
-	dk.ek = EncapsulationKey{p: p, pk: pk, b: b, a: a}
+	dk.ek = EncapsulationKey{p: p, pk: pk, bt: p.transpose(b), a: a}
 	copy(dk.ek.pkh[:], pkh)
 }
 
@@ -131,16 +132,11 @@ func (ek *EncapsulationKey) encrypt(ct, k, mu, salt []byte) {
 	var c [nbar * nbar]uint16
 	p.encodeKey(&c, mu)
 	for k := range nbar {
-		s := sp[k*n : k*n+n]
-		var acc [nbar]uint16
-		for i, sv := range s {
-			brow := ek.b[i*nbar : i*nbar+nbar]
-			for l := range nbar {
-				acc[l] += sv * brow[l]
-			}
-		}
-		for l := range nbar {
-			c[k*nbar+l] = (c[k*nbar+l] + acc[l] + epp[k*nbar+l]) & q1
+		// Row k of S' B is <S'[k], B^T[l]> for l < n̄.
+		row := c[k*nbar : k*nbar+nbar]
+		dot8(row, sp[k*n:k*n+n], ek.bt, n)
+		for l := range row {
+			row[l] = (row[l] + epp[k*nbar+l]) & q1
 		}
 	}
 	p.pack(ct[c1Size:c1Size+p.packedSize(nbar*nbar)], c[:])
@@ -148,6 +144,18 @@ func (ek *EncapsulationKey) encrypt(ct, k, mu, salt []byte) {
 	clear(sp[:])
 	clear(epp[:])
 	clear(c[:])
+}
+
+// transpose returns B^T (n̄ x n) for B (n x n̄).
+func (p *ParameterSet) transpose(b []uint16) []uint16 {
+	n := p.n
+	bt := make([]uint16, nbar*n)
+	for i := range n {
+		for l := range nbar {
+			bt[l*n+i] = b[i*nbar+l]
+		}
+	}
+	return bt
 }
 
 // encapsulate is FrodoKEM.Encaps with the randomness mu || salt.

@@ -89,11 +89,11 @@ func (p *ParameterSet) decodeKey(mu []byte, w *[nbar * nbar]uint16) {
 	}
 }
 
-// sample replaces each entry of s, 16 uniformly random bits, with a sample
+// sampleGeneric replaces each entry of s, 16 uniformly random bits, with a sample
 // of the error distribution (Frodo.SampleMatrix with the table p.cdf). The
 // comparison runs against the whole table, without branches or indexes that
 // depend on the sample.
-func (p *ParameterSet) sample(s []uint16) {
+func (p *ParameterSet) sampleGeneric(s []uint16) {
 	cdf := p.cdf[:len(p.cdf)-1] // no need to compare with the last value
 	for i, r := range s {
 		prnd := r >> 1

@@ -65,7 +65,7 @@ func init() {
 type EncapsulationKey struct {
 	p   *ParameterSet
 	pk  []byte   // the encoding: seedA || pack(B)
-	b   []uint16 // B, n x n̄
+	bt  []uint16 // B^T, n̄ x n
 	pkh [maxLenSec]byte
 	a   matrixA
 }
@@ -110,8 +110,9 @@ func (p *ParameterSet) NewEncapsulationKey(pk []byte) (*EncapsulationKey, error)
 func (p *ParameterSet) parseEncapsulationKey(ek *EncapsulationKey, pk []byte) {
 	ek.p = p
 	ek.pk = pk
-	ek.b = make([]uint16, p.n*nbar)
-	p.unpack(ek.b, pk[seedASize:])
+	var b [maxN * nbar]uint16
+	p.unpack(b[:p.n*nbar], pk[seedASize:])
+	ek.bt = p.transpose(b[:p.n*nbar])
 	h := p.newHash()
 	h.Write(pk)
 	h.Read(ek.pkh[:p.lenSec])

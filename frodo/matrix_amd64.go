@@ -16,6 +16,9 @@ func aesRowAsm(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
 func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
 
 //go:noescape
+func sampleAVX2(s *uint16, n uint64, cdf *[cdfMaxSize][16]uint16, m uint64)
+
+//go:noescape
 func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64)
 
 // haveAESNI says whether the AES-NI row generator may run.
@@ -28,6 +31,16 @@ func dot8(out []uint16, row []uint16, st []uint16, n int) {
 		return
 	}
 	dot8Generic(out, row, st, n)
+}
+
+// sample replaces each entry of s with a sample of the error distribution
+// (see sampleGeneric).
+func (p *ParameterSet) sample(s []uint16) {
+	if m := len(s) &^ 15; m > 0 && cpuid.AVX2() {
+		sampleAVX2(&s[0], uint64(m), &p.cdfVec, uint64(len(p.cdf)-1))
+		s = s[m:]
+	}
+	p.sampleGeneric(s)
 }
 
 func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) {

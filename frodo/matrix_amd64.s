@@ -223,3 +223,46 @@ col:
 	JNZ  krow
 	VZEROUPPER
 	RET
+
+// func sampleAVX2(s *uint16, n uint64, cdf *[cdfMaxSize][16]uint16, m uint64)
+//
+// Replaces each of the n entries of s (n a multiple of 16) with a sample of
+// the error distribution: with prnd = s >> 1 and sign = s & 1, the sample
+// is the number of the first m table entries below prnd, negated if sign
+// is 1. Every entry is compared with the whole table (VPCMPGTW), so the
+// time does not depend on the samples.
+TEXT ·sampleAVX2(SB), NOSPLIT, $0-32
+	MOVQ s+0(FP), DI
+	MOVQ n+8(FP), CX
+	MOVQ cdf+16(FP), SI
+	MOVQ m+24(FP), R8
+	SHLQ $5, R8 // bytes of table
+	SHLQ $1, CX // bytes of s
+	XORQ AX, AX
+	VPCMPEQW Y15, Y15, Y15
+	VPSRLW   $15, Y15, Y15 // 16 x 1
+	VPXOR    Y14, Y14, Y14 // 0
+
+sloop:
+	VMOVDQU (DI)(AX*1), Y0
+	VPSRLW  $1, Y0, Y1   // prnd
+	VPAND   Y15, Y0, Y2  // sign
+	VPXOR   Y3, Y3, Y3   // the sample
+	XORQ    BX, BX
+
+tloop:
+	VPCMPGTW (SI)(BX*1), Y1, Y4 // -1 where prnd > T[j]
+	VPSUBW   Y4, Y3, Y3
+	ADDQ     $32, BX
+	CMPQ     BX, R8
+	JB       tloop
+
+	VPSUBW  Y2, Y14, Y4 // -sign
+	VPXOR   Y4, Y3, Y3
+	VPADDW  Y2, Y3, Y3
+	VMOVDQU Y3, (DI)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, CX
+	JB      sloop
+	VZEROUPPER
+	RET

@@ -18,16 +18,19 @@ const (
 // values are the package-level variables FrodoKEM640AES ... EFrodoKEM1344SHAKE;
 // there are no others.
 type ParameterSet struct {
-	name     string
-	n        int      // the LWE dimension n
-	logq     uint     // D: q = 2^D
-	b        int      // B: bits encoded per matrix entry
-	lenSec   int      // len_sec/8: the size of s, mu, pkh, k and the shared key
-	lenSE    int      // the size of seedSE
-	lenSalt  int      // the size of the salt (0 for eFrodoKEM)
-	cdf      []uint16 // T_chi, the error distribution's CDF table
-	shake256 bool     // SHAKE256 (976, 1344) or SHAKE128 (640) for the hashes
-	aes      bool     // matrix A from AES128 (true) or SHAKE128
+	name    string
+	n       int      // the LWE dimension n
+	logq    uint     // D: q = 2^D
+	b       int      // B: bits encoded per matrix entry
+	lenSec  int      // len_sec/8: the size of s, mu, pkh, k and the shared key
+	lenSE   int      // the size of seedSE
+	lenSalt int      // the size of the salt (0 for eFrodoKEM)
+	cdf     []uint16 // T_chi, the error distribution's CDF table
+	// cdfVec is cdf with each entry repeated 16 times, for the AVX2
+	// sampler.
+	cdfVec   [cdfMaxSize][16]uint16
+	shake256 bool // SHAKE256 (976, 1344) or SHAKE128 (640) for the hashes
+	aes      bool // matrix A from AES128 (true) or SHAKE128
 }
 
 // The error distributions' CDF tables (T_chi in the specification).
@@ -39,6 +42,11 @@ var (
 
 func newSet(name string, n int, logq uint, b, lenSec int, salted bool, cdf []uint16, aes bool) *ParameterSet {
 	p := &ParameterSet{name: name, n: n, logq: logq, b: b, lenSec: lenSec, lenSE: lenSec, cdf: cdf, shake256: n > 640, aes: aes}
+	for i, c := range cdf {
+		for j := range p.cdfVec[i] {
+			p.cdfVec[i][j] = c
+		}
+	}
 	if salted {
 		// The ISO/CFRG FrodoKEM: seedSE of 2*len_sec bits and a salt of
 		// 2*len_sec bits, carried in the ciphertext.

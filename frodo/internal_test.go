@@ -1,0 +1,220 @@
+package frodo
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/rand"
+	"encoding/binary"
+	"slices"
+	"testing"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
+)
+
+func randomUint16s(n int) []uint16 {
+	b := make([]byte, 2*n)
+	rand.Read(b)
+	out := make([]uint16, n)
+	leUint16s(out, b)
+	return out
+}
+
+// The sampler (AVX2 or not) against the generic one on all 2^16 inputs,
+// and the generic one against the table's definition.
+func TestSampleExhaustive(t *testing.T) {
+	for _, p := range ParameterSets()[:6:6] {
+		all := make([]uint16, 1<<16)
+		for i := range all {
+			all[i] = uint16(i)
+		}
+		got, want := slices.Clone(all), slices.Clone(all)
+		p.sample(got)
+		p.sampleGeneric(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: sample and sampleGeneric disagree", p.Name())
+		}
+		for r, e := range want {
+			prnd := uint16(r) >> 1
+			k := 0
+			for k < len(p.cdf)-1 && p.cdf[k] < prnd {
+				k++
+			}
+			if r&1 == 1 {
+				k = -k
+			}
+			if int16(e) != int16(k) {
+				t.Fatalf("%s: sample(%#x) = %d, want %d", p.Name(), r, int16(e), k)
+			}
+		}
+	}
+}
+
+func TestPackRoundTrip(t *testing.T) {
+	for _, p := range ParameterSets() {
+		n := p.n * nbar
+		v := randomUint16s(n)
+		packed := make([]byte, p.packedSize(n))
+		p.pack(packed, v)
+		got := make([]uint16, n)
+		p.unpack(got, packed)
+		for i := range v {
+			if got[i] != v[i]&p.q1() {
+				t.Fatalf("%s: entry %d: %#x, want %#x", p.Name(), i, got[i], v[i]&p.q1())
+			}
+		}
+		again := make([]byte, len(packed))
+		p.pack(again, got)
+		if !bytes.Equal(again, packed) {
+			t.Fatalf("%s: pack(unpack(x)) != x", p.Name())
+		}
+	}
+}
+
+func TestEncodeDecode(t *testing.T) {
+	for _, p := range ParameterSets() {
+		mu := make([]byte, p.lenSec)
+		rand.Read(mu)
+		var c [nbar * nbar]uint16
+		p.encodeKey(&c, mu)
+		// Noise below q/2^(B+1) in either direction decodes to the same mu.
+		bound := int(1) << (int(p.logq) - p.b - 1)
+		for i := range c {
+			d := int(randomUint16s(1)[0])%(2*bound-1) - (bound - 1)
+			c[i] = uint16(int(c[i])+d) & p.q1()
+		}
+		got := make([]byte, p.lenSec)
+		p.decodeKey(got, &c)
+		if !bytes.Equal(got, mu) {
+			t.Fatalf("%s: decode(encode(mu) + noise) != mu", p.Name())
+		}
+	}
+}
+
+func TestExpandKey128(t *testing.T) {
+	for range 20 {
+		key := make([]byte, 16)
+		rand.Read(key)
+		var rk [176]byte
+		expandKey128(&rk, key)
+		if !bytes.Equal(rk[:16], key) {
+			t.Fatal("round key 0 is not the key")
+		}
+		// The last round key, through crypto/aes: encrypting with the
+		// schedule gives the same as crypto/aes for one block.
+		block, _ := aes.NewCipher(key)
+		var in, want [16]byte
+		rand.Read(in[:])
+		block.Encrypt(want[:], in[:])
+		if got := encryptGo(&rk, in); got != want {
+			t.Fatalf("key %x: schedule gives %x, want %x", key, got, want)
+		}
+	}
+}
+
+// encryptGo is a plain AES-128 encryption with the expanded key, for
+// checking expandKey128 without the assembly.
+func encryptGo(rk *[176]byte, in [16]byte) [16]byte {
+	s := sbox()
+	st := in
+	xor := func(r int) {
+		for i := range 16 {
+			st[i] ^= rk[16*r+i]
+		}
+	}
+	xtime := func(b byte) byte { return b<<1 ^ (b>>7)*0x1b }
+	xor(0)
+	for r := 1; r <= 10; r++ {
+		for i := range st {
+			st[i] = s[st[i]]
+		}
+		// ShiftRows: byte (row, col) at 4*col + row.
+		var t [16]byte
+		for c := range 4 {
+			for row := range 4 {
+				t[4*c+row] = st[4*((c+row)%4)+row]
+			}
+		}
+		st = t
+		if r != 10 {
+			for c := range 4 {
+				a := st[4*c : 4*c+4]
+				all := a[0] ^ a[1] ^ a[2] ^ a[3]
+				a0 := a[0]
+				a[0] ^= all ^ xtime(a[0]^a[1])
+				a[1] ^= all ^ xtime(a[1]^a[2])
+				a[2] ^= all ^ xtime(a[2]^a[3])
+				a[3] ^= all ^ xtime(a[3]^a0)
+			}
+		}
+		xor(r)
+	}
+	return st
+}
+
+// The assembly kernels against their Go twins.
+func TestKernels(t *testing.T) {
+	if !cpuid.AVX2() {
+		t.Skip("no AVX2")
+	}
+	for _, n := range []int{640, 976, 1344} {
+		st := randomUint16s(nbar * n)
+		row := randomUint16s(n)
+		out1 := randomUint16s(nbar)
+		out2 := slices.Clone(out1)
+		dot8(out1, row, st, n)
+		dot8Generic(out2, row, st, n)
+		if !slices.Equal(out1, out2) {
+			t.Fatalf("n = %d: dot8 and dot8Generic disagree", n)
+		}
+
+		var r rowBuf
+		for k := range 4 {
+			copy(r.rows[k][:], randomUint16s(maxN))
+		}
+		sp := randomUint16s(nbar * n)
+		bp1 := randomUint16s(nbar * n)
+		bp2 := slices.Clone(bp1)
+		for _, i := range []int{0, 4, n - 4} {
+			axpy4x8(bp1, sp, &r, i, n)
+			axpy4x8Generic(bp2, sp, &r, i, n)
+		}
+		if !slices.Equal(bp1, bp2) {
+			t.Fatalf("n = %d: axpy4x8 and axpy4x8Generic disagree", n)
+		}
+	}
+}
+
+// The AES-NI rows against crypto/aes.
+func TestAESRows(t *testing.T) {
+	for _, p := range []*ParameterSet{FrodoKEM640AES, FrodoKEM976AES, FrodoKEM1344AES} {
+		seed := make([]byte, 16)
+		rand.Read(seed)
+		var fast, slow matrixA
+		fast.init(p, seed)
+		restore := cpuid.ForceGeneric(true)
+		slow.init(p, seed)
+		restore()
+		if slow.ecb != nil {
+			t.Fatal("the generic path uses AES-NI")
+		}
+		var r1, r2 rowBuf
+		block, _ := aes.NewCipher(seed)
+		for _, i := range []int{0, 4, p.n - 4} {
+			fast.rows4(i, &r1)
+			slow.rows4(i, &r2)
+			for k := range 4 {
+				if !slices.Equal(r1.rows[k][:p.n], r2.rows[k][:p.n]) {
+					t.Fatalf("%s: row %d differs between the paths", p.Name(), i+k)
+				}
+				// Entry (i+k, 8) by definition.
+				var in, out [16]byte
+				binary.LittleEndian.PutUint16(in[0:], uint16(i+k))
+				binary.LittleEndian.PutUint16(in[2:], 8)
+				block.Encrypt(out[:], in[:])
+				if r2.rows[k][8] != binary.LittleEndian.Uint16(out[:]) {
+					t.Fatalf("%s: A[%d][8] is not AES128(seedA, i || 8 || 0)", p.Name(), i+k)
+				}
+			}
+		}
+	}
+}
