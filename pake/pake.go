@@ -58,6 +58,7 @@ type Scheme struct {
 	k       int
 	name    string
 	backend backend
+	params  *fips203.Params // NoIC: the KEM's parameter set
 }
 
 // Name returns the scheme's name, "<protocol>-<sampler>-ML-KEM-<level>",
@@ -107,7 +108,8 @@ func newScheme(proto Protocol, level int, smp Sampler) *Scheme {
 	s := &Scheme{proto: proto, sampler: smp, level: level, k: level / 256}
 	s.name = fmt.Sprintf("%v-%v-ML-KEM-%d", proto, smp, level)
 	if proto == NoIC {
-		s.backend = noicBackend(level, smp, s.name)
+		s.params = noicParams(level, smp, s.name)
+		s.backend = noicBackend(s.params)
 	} else {
 		s.backend = tempoBackend(level)
 	}
@@ -236,7 +238,18 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 		rand.Read(nc[:])
 		nonce = &nc
 	}
-	dk, err := s.backend.newKey(seed[:])
+	ms := s.maskSeeds(pw, sid, nonce)
+	var pre *presampled
+	if s.presamples() {
+		// K-PKE.KeyGen takes rho from G(d || k).
+		var gIn [33]byte
+		copy(gIn[:], seed[:32])
+		gIn[32] = byte(s.k)
+		g := sha3.Sum512(gIn[:])
+		pre = s.presample((*[32]byte)(g[:32]), &ms.s)
+		clear(g[:])
+	}
+	dk, err := s.backend.newKey(seed[:], pre)
 	clear(rnd[:])
 	if err != nil {
 		return nil, nil, err
@@ -246,10 +259,15 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 
 	msg1 := make([]byte, s.Msg1Size())
 	copy(msg1[32:], ek) // T || rho
-	ms := s.maskSeeds(pw, sid, nonce)
-	mask := maskVec(s.sampler, &ms.s, s.k)
+	var mask [][256]uint16
+	if pre != nil {
+		mask = pre.mask
+	} else {
+		mask = maskVec(s.sampler, &ms.s, s.k)
+	}
 	maskT(msg1[32:32+tLen], mask, false)
 	clear(mask)
+	pre.clear()
 	if s.proto == NoIC {
 		subtle.XORBytes(msg1[32+tLen:], msg1[32+tLen:], ms.r[:])
 	}
@@ -288,8 +306,9 @@ func (s *Scheme) respond(pw, sid, msg1 []byte, m *[32]byte) (msg2, key []byte, e
 	if len(msg1) != s.Msg1Size() {
 		return nil, nil, fmt.Errorf("pake: invalid %s msg1 length %d, want %d", s.name, len(msg1), s.Msg1Size())
 	}
-	ek := s.recoverKey(pw, sid, msg1)
-	K, ct, err := s.backend.encapsulate(ek, m)
+	ek, pre := s.recoverKey(pw, sid, msg1)
+	K, ct, err := s.backend.encapsulate(ek, m, pre)
+	pre.clear()
 	if err != nil {
 		// Unreachable: a recovered key is always canonical.
 		return nil, nil, err
@@ -301,8 +320,10 @@ func (s *Scheme) respond(pw, sid, msg1 []byte, m *[32]byte) (msg2, key []byte, e
 	return msg2, key, nil
 }
 
-// recoverKey unmasks the initiator's encapsulation key from msg1.
-func (s *Scheme) recoverKey(pw, sid, msg1 []byte) []byte {
+// recoverKey unmasks the initiator's encapsulation key from msg1. For
+// NoIC with a constant-time sampler it also returns the matrix of the
+// recovered key, sampled in one batch with the mask (see presample).
+func (s *Scheme) recoverKey(pw, sid, msg1 []byte) ([]byte, *presampled) {
 	tLen := 384 * s.k
 	nm := s.nonceMask(pw, sid, msg1)
 	var nonce [32]byte
@@ -311,14 +332,86 @@ func (s *Scheme) recoverKey(pw, sid, msg1 []byte) []byte {
 	clear(nonce[:])
 	ek := make([]byte, tLen+32)
 	copy(ek, msg1[32:])
-	mask := maskVec(s.sampler, &ms.s, s.k)
-	maskT(ek[:tLen], mask, true)
-	clear(mask)
 	if s.proto == NoIC {
 		subtle.XORBytes(ek[tLen:], ek[tLen:], ms.r[:])
 	}
+	var pre *presampled
+	var mask [][256]uint16
+	if s.presamples() {
+		pre = s.presample((*[32]byte)(ek[tLen:]), &ms.s)
+		mask = pre.mask
+	} else {
+		mask = maskVec(s.sampler, &ms.s, s.k)
+	}
+	maskT(ek[:tLen], mask, true)
+	clear(mask)
 	ms.clear()
-	return ek
+	return ek, pre
+}
+
+// presampled is the matrix for one rho and the mask vector, sampled in one
+// batch, with a parameter set that takes the matrix from it.
+type presampled struct {
+	rho    [32]byte
+	a      [16][256]uint16
+	mask   [][256]uint16
+	params *fips203.Params
+}
+
+// presamples reports whether the scheme samples matrix and mask together:
+// NoIC with a constant-time sampler. The four-way Keccak then runs full
+// more often (k = 3: 9 + 3 polynomials in 3 batches instead of 4).
+func (s *Scheme) presamples() bool { return s.proto == NoIC && s.sampler != A0 }
+
+// presample samples the k x k matrix for rho and the k mask polynomials for
+// the mask seed in one batch.
+func (s *Scheme) presample(rho, maskSeed *[32]byte) *presampled {
+	k := s.k
+	pre := &presampled{rho: *rho, mask: make([][256]uint16, k)}
+	out := make([]*[256]uint16, 0, k*k+k)
+	seeds := make([][34]byte, 0, k*k+k)
+	for i := range k {
+		for j := range k {
+			var sd [34]byte
+			copy(sd[:], rho[:])
+			sd[32], sd[33] = byte(i), byte(j)
+			seeds = append(seeds, sd)
+			out = append(out, &pre.a[i*k+j])
+		}
+	}
+	for i := range k {
+		var sd [34]byte
+		copy(sd[:], maskSeed[:])
+		sd[32], sd[33] = byte(i), 0xff
+		seeds = append(seeds, sd)
+		out = append(out, &pre.mask[i])
+	}
+	s.sampler.sampleBatch(out, seeds)
+	clear(seeds)
+	base, smp := s.params, s.sampler
+	pre.params = fips203.WithSampler(base, base.Name(), func(out []*[256]uint16, seeds [][34]byte) {
+		ok := len(out) == k*k
+		for e := range out {
+			ok = ok && subtle.ConstantTimeCompare(seeds[e][:32], pre.rho[:]) == 1 &&
+				seeds[e][32] == byte(e/k) && seeds[e][33] == byte(e%k)
+		}
+		if !ok { // not the matrix it was made for: sample it
+			smp.sampleBatch(out, seeds)
+			return
+		}
+		for e := range out {
+			*out[e] = pre.a[e]
+		}
+	})
+	return pre
+}
+
+func (pre *presampled) clear() {
+	if pre != nil {
+		pre.a = [16][256]uint16{}
+		pre.rho = [32]byte{}
+		clear(pre.mask)
+	}
 }
 
 // Finish runs the initiator's last step (initEnd) on msg2: it decapsulates,
@@ -476,10 +569,13 @@ type initKey interface {
 // backend is the KEM inside a scheme.
 type backend struct {
 	ctSize int
-	newKey func(seed []byte) (initKey, error)
+	// newKey makes the initiator's key from d || z; pre, if not nil, has
+	// its matrix (NoIC only).
+	newKey func(seed []byte, pre *presampled) (initKey, error)
 	// encapsulate encapsulates to the encoded key ek, with m as FIPS 203's
-	// randomness, or fresh randomness if m is nil.
-	encapsulate func(ek []byte, m *[32]byte) (K, ct []byte, err error)
+	// randomness, or fresh randomness if m is nil; pre, if not nil, has
+	// the key's matrix (NoIC only).
+	encapsulate func(ek []byte, m *[32]byte, pre *presampled) (K, ct []byte, err error)
 }
 
 // NoICDecapsulationKey is a decapsulation key of the KEM inside NoIC: ML-KEM
@@ -513,19 +609,26 @@ func noicParams(level int, smp Sampler, name string) *fips203.Params {
 	return fips203.WithSampler(base, name, smp.sampleBatch)
 }
 
-func noicBackend(level int, smp Sampler, name string) backend {
-	p := noicParams(level, smp, name)
+func noicBackend(p *fips203.Params) backend {
 	return backend{
 		ctSize: p.CiphertextSize(),
-		newKey: func(seed []byte) (initKey, error) {
+		newKey: func(seed []byte, pre *presampled) (initKey, error) {
 			k := new(NoICDecapsulationKey)
+			p := p
+			if pre != nil {
+				p = pre.params
+			}
 			if err := fips203.NewDecapsulationKeyFromSeed(&k.dk, p, seed); err != nil {
 				return nil, err
 			}
 			return k, nil
 		},
-		encapsulate: func(ekb []byte, m *[32]byte) (K, ct []byte, err error) {
+		encapsulate: func(ekb []byte, m *[32]byte, pre *presampled) (K, ct []byte, err error) {
 			var ek fips203.EncapsulationKey
+			p := p
+			if pre != nil {
+				p = pre.params
+			}
 			if err := fips203.NewEncapsulationKey(&ek, p, ekb); err != nil {
 				return nil, nil, err
 			}

@@ -218,7 +218,7 @@ func TestNoICKeysAreNotMLKEM(t *testing.T) {
 	for _, smp := range Samplers {
 		for _, proto := range []Protocol{NoIC, Tempo} {
 			s := lookup(proto, 768, smp)
-			k, err := s.backend.newKey(seed)
+			k, err := s.backend.newKey(seed, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,5 +230,27 @@ func TestNoICKeysAreNotMLKEM(t *testing.T) {
 				t.Errorf("%v: key type %T", s, k)
 			}
 		}
+	}
+}
+
+// TestPresampleFallback checks that a presampled parameter set used for a
+// key with another rho samples that key's matrix instead of copying.
+func TestPresampleFallback(t *testing.T) {
+	s, _ := NewNoIC(768, C1)
+	var rho, ms [32]byte
+	rand.Read(rho[:])
+	pre := s.presample(&rho, &ms)
+	seed := randBytes(64)
+	k1, _ := s.backend.newKey(seed, nil)
+	k2, _ := s.backend.newKey(seed, pre)
+	if !bytes.Equal(k1.encapsulationKey(), k2.encapsulationKey()) {
+		t.Fatal("a presampled parameter set for another rho changed the key")
+	}
+	ek := k1.encapsulationKey()
+	m := [32]byte{1}
+	K1, c1, _ := s.backend.encapsulate(ek, &m, nil)
+	K2, c2, _ := s.backend.encapsulate(ek, &m, pre)
+	if !bytes.Equal(K1, K2) || !bytes.Equal(c1, c2) {
+		t.Fatal("a presampled parameter set for another rho changed the encapsulation")
 	}
 }

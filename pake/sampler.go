@@ -273,45 +273,68 @@ func (s Sampler) SampleMatrix(a *[16][256]uint16, rho *[32]byte, k int) {
 // 2^-261), the slots past the last accepted one are left 0, as the
 // artifact leaves them unfilled; A0 would read further.
 func a1FromBytes(out *[256]uint16, b []byte) {
-	const nc = 2 * a1Iterations // 560 candidates
+	// Slot x (candidate x) is the 32-bit lane x%2 of word x/2: the two
+	// candidates of iteration t share word t. A lane holds the candidate in
+	// bits 0-11, its distance in bits 12-21 and the valid (accepted) flag
+	// in bit 31; each round works on both lanes of a word at once.
 	const distShift = 12
-	var v [nc]uint32
+	var v [a1Iterations]uint64
 	b = b[:a1Bytes]
-	rejected := uint32(0)
-	for t := range a1Iterations {
-		b0, b1, b2 := uint32(b[3*t]), uint32(b[3*t+1]), uint32(b[3*t+2])
-		for h, d := range [2]uint32{b0 | (b1&0x0f)<<8, b1>>4 | b2<<4} {
-			acc := (d - q) >> 31 // 1 if d < q
-			v[2*t+h] = d | rejected<<distShift | acc<<31
-			rejected += 1 - acc
-		}
+	rejected := uint64(0)
+	for t := range v {
+		b0, b1, b2 := uint64(b[3*t]), uint64(b[3*t+1]), uint64(b[3*t+2])
+		d1, d2 := b0|(b1&0x0f)<<8, b1>>4|b2<<4
+		acc1 := (d1 - q) >> 63 // 1 if d1 < q
+		w := d1 | rejected<<distShift | acc1<<31
+		rejected += 1 - acc1
+		acc2 := (d2 - q) >> 63
+		w |= (d2 | rejected<<distShift | acc2<<31) << 32
+		rejected += 1 - acc2
+		v[t] = w
 	}
 	for r := range 10 {
 		compactRound(&v, 1<<r, distShift+r)
 	}
 	for j := range out {
-		out[j] = uint16(v[j] & 0xfff & -(v[j] >> 31))
+		lane := uint32(v[j/2] >> (32 * (j % 2)))
+		out[j] = uint16(lane & 0xfff & -(lane >> 31))
 	}
 	clear(v[:])
 }
 
 // compactRound is one round of a1FromBytes's compaction: every valid slot
-// whose distance has bit sh set moves left by s. Slot x takes the slot at
+// whose distance has bit sh set moves left by s slots. Slot x takes slot
 // x+s if that one moves, else keeps its own value unless it moves away
-// (then it becomes invalid). Ascending order reads v[x+s] before it is
-// overwritten. Branch-free, with a fixed access pattern.
-func compactRound(v *[2 * a1Iterations]uint32, s int, sh int) {
-	const nc = 2 * a1Iterations
-	moving := func(w uint32) uint32 { return -((w >> 31) & (w >> sh) & 1) }
-	lo, hi := v[:nc-s], v[s:]
-	for x := range lo {
-		cur, src := lo[x], hi[x]
-		in, out := moving(src), moving(cur)
-		lo[x] = src&in | cur&^out&^in
+// (then it becomes invalid). Ascending order reads a word before it is
+// overwritten. Branch-free on the data, with a fixed access pattern.
+func compactRound(v *[a1Iterations]uint64, s int, sh int) {
+	const lanes = 0x0000_0001_0000_0001
+	// moving returns, per lane, all ones if the slot is valid and moves.
+	moving := func(w uint64) uint64 {
+		return ((w >> 31) & (w >> sh) & lanes) * 0xffff_ffff
 	}
-	for x := nc - s; x < nc; x++ {
-		cur := v[x]
-		v[x] = cur &^ moving(cur)
+	step := func(x int, cur, src uint64) {
+		in, out := moving(src), moving(cur)
+		v[x] = src&in | cur&^out&^in
+	}
+	if s == 1 {
+		// Slot 2x takes slot 2x+1 (the high lane of word x); slot 2x+1
+		// takes slot 2x+2 (the low lane of word x+1).
+		for x := range a1Iterations - 1 {
+			cur := v[x]
+			step(x, cur, cur>>32|v[x+1]<<32)
+		}
+		cur := v[a1Iterations-1]
+		step(a1Iterations-1, cur, cur>>32)
+		return
+	}
+	ws := s / 2
+	lo, hi := v[:a1Iterations-ws], v[ws:]
+	for x := range lo {
+		step(x, lo[x], hi[x])
+	}
+	for x := a1Iterations - ws; x < a1Iterations; x++ {
+		step(x, v[x], 0)
 	}
 }
 

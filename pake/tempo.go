@@ -32,7 +32,7 @@ func tempoBackend(level int) backend {
 	switch level {
 	case 512:
 		b.ctSize = mlkem.CiphertextSize512
-		b.newKey = func(seed []byte) (initKey, error) {
+		b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
 			dk, err := mlkem.NewDecapsulationKey512(seed)
 			if err != nil {
 				return nil, err
@@ -49,7 +49,7 @@ func tempoBackend(level int) backend {
 		}
 	case 768:
 		b.ctSize = mlkem.CiphertextSize768
-		b.newKey = func(seed []byte) (initKey, error) {
+		b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
 			dk, err := mlkem.NewDecapsulationKey768(seed)
 			if err != nil {
 				return nil, err
@@ -66,7 +66,7 @@ func tempoBackend(level int) backend {
 		}
 	case 1024:
 		b.ctSize = mlkem.CiphertextSize1024
-		b.newKey = func(seed []byte) (initKey, error) {
+		b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
 			dk, err := mlkem.NewDecapsulationKey1024(seed)
 			if err != nil {
 				return nil, err
@@ -82,7 +82,7 @@ func tempoBackend(level int) backend {
 			return K, ct, nil
 		}
 	}
-	b.encapsulate = func(ek []byte, m *[32]byte) ([]byte, []byte, error) {
+	b.encapsulate = func(ek []byte, m *[32]byte, _ *presampled) ([]byte, []byte, error) {
 		if m == nil {
 			return enc(ek)
 		}

@@ -16,7 +16,7 @@ import (
 // A0, A1, B0 and C1 at every level, plus plain ML-KEM (KeyGen + Encaps +
 // Decaps). Every measurement runs once per round, for about sample, in
 // alternating rounds, so that machine noise falls on all alike; the table
-// gives medians and ratios to A0.
+// gives medians (of single calls, over the rounds) and ratios to A0.
 func pakeBench(out *output, rounds int, sample time.Duration) error {
 	type row struct {
 		level int
@@ -134,15 +134,20 @@ func pakeMLKEMRun(level int) func() {
 	}
 }
 
-// timeOp runs op for about sample and returns the nanoseconds per call.
+// pakeTimeOp runs op for about sample and returns the median time of one
+// call, in nanoseconds. On a shared machine the median of single calls
+// shrugs off the calls that another process interrupted, which the mean
+// of a batch does not.
 func pakeTimeOp(op func(), sample time.Duration) float64 {
-	n := 0
+	var ts []float64
 	start := time.Now()
 	for {
+		t0 := time.Now()
 		op()
-		n++
-		if el := time.Since(start); el >= sample {
-			return float64(el.Nanoseconds()) / float64(n)
+		t1 := time.Now()
+		ts = append(ts, float64(t1.Sub(t0).Nanoseconds()))
+		if t1.Sub(start) >= sample && len(ts) >= 3 {
+			return pakeMedian(ts)
 		}
 	}
 }
