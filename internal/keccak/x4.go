@@ -130,6 +130,9 @@ func (s *X4) squeezeBlock(j int, b []byte) {
 // the instance must be at a block boundary (only SqueezeBlocks calls, or
 // Read calls of whole blocks, since Init); otherwise it panics.
 func (s *X4) SqueezeBlocks(out *[4][]byte) {
+	if s.rate == 0 {
+		panic("keccak: X4 used before Init128 or Init256")
+	}
 	l := len(out[0])
 	if l%s.rate != 0 || len(out[1]) != l || len(out[2]) != l || len(out[3]) != l {
 		panic("keccak: SqueezeBlocks needs four outputs of the same length, a multiple of the rate")
@@ -157,6 +160,9 @@ func (s *X4) SqueezeBlocks(out *[4][]byte) {
 // Read fills out[0..3], which must have the same length, with the next
 // output of the four instances. Unlike SqueezeBlocks it takes any length.
 func (s *X4) Read(out [4][]byte) {
+	if s.rate == 0 {
+		panic("keccak: X4 used before Init128 or Init256")
+	}
 	l := len(out[0])
 	if len(out[1]) != l || len(out[2]) != l || len(out[3]) != l {
 		panic("keccak: Read needs four outputs of the same length")

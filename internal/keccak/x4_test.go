@@ -153,6 +153,10 @@ func TestSqueezeBlocksPanics(t *testing.T) {
 			{"unequal", func(s *X4) {
 				s.SqueezeBlocks(&[4][]byte{make([]byte, Rate128), make([]byte, Rate128), nil, make([]byte, Rate128)})
 			}},
+			{"before Init", func(s *X4) {
+				*s = X4{}
+				s.Read([4][]byte{})
+			}},
 			{"after Read", func(s *X4) {
 				s.Read([4][]byte{make([]byte, 5), make([]byte, 5), make([]byte, 5), make([]byte, 5)})
 				b := make([]byte, Rate128)
