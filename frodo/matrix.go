@@ -53,6 +53,10 @@ type rowBuf struct {
 	rows [4][maxN]uint16
 	// bytes is scratch space for the row generators.
 	bytes [4][shakeRowBuf]byte
+	// aes is the crypto/aes path's input and output blocks, allocated on
+	// first use: it goes through the cipher.Block interface, so it is on
+	// the heap, once per operation.
+	aes *[2][aesBatch * aes.BlockSize]byte
 }
 
 // rows4 sets r.rows[0..3][:n] to rows i..i+3 of A.
@@ -90,7 +94,11 @@ func (a *matrixA) rows4(i int, r *rowBuf) {
 // aesRows4 is rows4 with crypto/aes, aesBatch blocks at a time.
 func (a *matrixA) aesRows4(i int, r *rowBuf) {
 	n := a.p.n
-	var in, out [aesBatch * aes.BlockSize]byte
+	if r.aes == nil {
+		r.aes = new([2][aesBatch * aes.BlockSize]byte)
+	}
+	in, out := &r.aes[0], &r.aes[1]
+	clear(in[:])
 	for k := range 4 {
 		row := r.rows[k][:n]
 		for j := 0; j < n; j += 8 * aesBatch {
