@@ -4183,23 +4183,10 @@ TEXT ·rejUniformAVX2(SB), NOSPLIT, $0-56
 	LEAQ    rejUniformTable<>+0(SB), DI
 	MOVL    $0x55555555, R8
 	VMOVDQU rejUniformQ<>+0(SB), Y0
+	JMP     rejCheck
 
 rejLoop:
-	CMPQ   CX, $0xf0
-	JA     rejDone
-	LEAQ   24(SI), R9
-	CMPQ   R9, BX
-	JA     rejDone
-	LEAQ   32(SI), R9
-	CMPQ   R9, BX
-	JA     rejLast
 	VPERMQ $0x94, (DX)(SI*1), Y1
-	JMP    rejParse
-
-rejLast:
-	CMPQ   SI, $0x08
-	JB     rejDone
-	VPERMQ $0xe9, -8(DX)(SI*1), Y1
 
 rejParse:
 	VPSHUFB      rejUniformShuffle<>+0(SB), Y1, Y1
@@ -4223,7 +4210,20 @@ rejParse:
 	VMOVDQU      X1, (AX)(CX*2)
 	ADDQ         R12, CX
 	ADDQ         $0x18, SI
-	JMP          rejLoop
+
+rejCheck:
+	CMPQ   CX, $0xf0
+	JA     rejDone
+	LEAQ   32(SI), R9
+	CMPQ   R9, BX
+	JBE    rejLoop
+	LEAQ   24(SI), R9
+	CMPQ   R9, BX
+	JA     rejDone
+	CMPQ   SI, $0x08
+	JB     rejDone
+	VPERMQ $0xe9, -8(DX)(SI*1), Y1
+	JMP    rejParse
 
 rejDone:
 	MOVQ CX, ret+40(FP)

@@ -82,3 +82,15 @@ func FuzzRejUniformAVX2(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRejUniformAVX2 parses three SHAKE128 blocks with the assembly
+// alone.
+func BenchmarkRejUniformAVX2(b *testing.B) {
+	skipNoAVX2(b)
+	buf := make([]byte, 3*168)
+	rand.NewChaCha8([32]byte{}).Read(buf)
+	var a nttElement
+	for b.Loop() {
+		rejUniformAVX2((*[n]uint16)(&a), 0, buf)
+	}
+}

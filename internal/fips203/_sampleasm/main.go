@@ -104,25 +104,11 @@ func rejUniform() {
 	end := GP64()
 
 	x, t, g := YMM(), YMM(), YMM()
+	JMP(LabelRef("rejCheck"))
+
 	Label("rejLoop")
-	CMPQ(k, Imm(240))
-	JA(LabelRef("rejDone"))
-	LEAQ(Mem{Base: pos, Disp: 24}, end)
-	CMPQ(end, blen)
-	JA(LabelRef("rejDone"))
-	LEAQ(Mem{Base: pos, Disp: 32}, end)
-	CMPQ(end, blen)
-	JA(LabelRef("rejLast"))
 	// Bytes pos .. pos+15 in the low lane, pos+8 .. pos+23 in the high one.
 	VPERMQ(Imm(0x94), Mem{Base: bp, Index: pos, Scale: 1}, x)
-	JMP(LabelRef("rejParse"))
-
-	// The last 24 bytes of b: the same layout from the 32 bytes that end
-	// there, if b has them.
-	Label("rejLast")
-	CMPQ(pos, Imm(8))
-	JB(LabelRef("rejDone"))
-	VPERMQ(Imm(0xe9), Mem{Base: bp, Index: pos, Scale: 1, Disp: -8}, x)
 
 	Label("rejParse")
 	// Each 16-bit lane: the two bytes holding one candidate, then the
@@ -154,7 +140,23 @@ func rejUniform() {
 	VMOVDQU(hi, Mem{Base: a, Index: k, Scale: 2})
 	ADDQ(c1, k)
 	ADDQ(Imm(24), pos)
-	JMP(LabelRef("rejLoop"))
+
+	// Go on while k <= 240 and b has 24 more bytes: with a plain load if
+	// it has 32, else (the last 24 bytes of b) with the same layout from the
+	// 32 bytes that end there, if b has them.
+	Label("rejCheck")
+	CMPQ(k, Imm(240))
+	JA(LabelRef("rejDone"))
+	LEAQ(Mem{Base: pos, Disp: 32}, end)
+	CMPQ(end, blen)
+	JBE(LabelRef("rejLoop"))
+	LEAQ(Mem{Base: pos, Disp: 24}, end)
+	CMPQ(end, blen)
+	JA(LabelRef("rejDone"))
+	CMPQ(pos, Imm(8))
+	JB(LabelRef("rejDone"))
+	VPERMQ(Imm(0xe9), Mem{Base: bp, Index: pos, Scale: 1, Disp: -8}, x)
+	JMP(LabelRef("rejParse"))
 
 	Label("rejDone")
 	Store(k, ReturnIndex(0))
