@@ -1,6 +1,7 @@
 package pake
 
 import (
+	"bytes"
 	"crypto/rand"
 	"flag"
 	"math"
@@ -79,20 +80,25 @@ func maxT(times [2][]float64) (maxAbs, raw float64) {
 	return maxAbs, raw
 }
 
-// measure runs op(class, i) n times in a random class order after a
-// warm-up and returns the times of each class.
-func measure(n int, op func(class, i int)) [2][]float64 {
+// measure prepares the input of each of n measurements with
+// prepare(class, i), the classes in random order, then runs op(i) on them
+// after a warm-up and returns the times of each class. Both classes' inputs
+// sit in the same arrays, so that memory effects fall on both alike.
+func measure(n int, prepare func(class, i int), op func(i int)) [2][]float64 {
 	classes := make([]byte, n)
 	rand.Read(classes)
+	for i := range n {
+		prepare(int(classes[i]&1), i)
+	}
 	for i := range min(n, 1000) {
-		op(int(classes[i]&1), i)
+		op(i)
 	}
 	var times [2][]float64
 	for i := range n {
-		c := int(classes[i] & 1)
 		start := time.Now()
-		op(c, i)
-		times[c] = append(times[c], float64(time.Since(start).Nanoseconds()))
+		op(i)
+		d := time.Since(start)
+		times[classes[i]&1] = append(times[classes[i]&1], float64(d.Nanoseconds()))
 	}
 	return times
 }
@@ -126,17 +132,14 @@ func TestTiming(t *testing.T) {
 	var results []result
 	for _, smp := range []Sampler{A0, A1, B0, C1} {
 		seeds := make([][34]byte, n)
-		for i := range seeds {
-			rand.Read(seeds[i][:])
-		}
 		var out [256]uint16
 		times := measure(n, func(class, i int) {
-			s := &seeds[i]
 			if class == 0 {
-				s = &fixed
+				seeds[i] = fixed
+			} else {
+				rand.Read(seeds[i][:])
 			}
-			smp.Sample(&out, s)
-		})
+		}, func(i int) { smp.Sample(&out, &seeds[i]) })
 		tm, tr := maxT(times)
 		results = append(results, result{"sampler " + smp.String(), smp.ConstantTime(), tm, tr})
 	}
@@ -147,16 +150,13 @@ func TestTiming(t *testing.T) {
 		pw0, sid := randBytes(32), randBytes(32)
 		_, msg1, _ := s.Start(pw0, sid)
 		pws := make([][]byte, nr)
-		for i := range pws {
-			pws[i] = randBytes(32)
-		}
 		times := measure(nr, func(class, i int) {
-			pw := pws[i]
 			if class == 0 {
-				pw = pw0
+				pws[i] = bytes.Clone(pw0)
+			} else {
+				pws[i] = randBytes(32)
 			}
-			s.Respond(pw, sid, msg1)
-		})
+		}, func(i int) { s.Respond(pws[i], sid, msg1) })
 		tm, tr := maxT(times)
 		results = append(results, result{"Respond " + name, s.Sampler().ConstantTime(), tm, tr})
 	}
