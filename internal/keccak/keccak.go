@@ -14,10 +14,11 @@
 // X4 runs four independent SHAKE128 or SHAKE256 instances in lock step. On
 // amd64 with AVX2 (see internal/cpuid) the four states are interleaved lane
 // by lane, 25 x 4 uint64 words, and one AVX2 permutation (generated with avo,
-// see _asm/) advances all four for little more than the cost of one scalar
-// permutation. Everywhere else, under the purego build tag, or when a test
-// calls cpuid.ForceGeneric(true), X4 is four crypto/sha3 states: no second
-// Go Keccak permutation exists in this module.
+// see _asm/) advances all four in about the time crypto/sha3 takes for one
+// block of one state (BenchmarkSHAKE, BenchmarkPermute). Everywhere else,
+// under the purego build tag, or when a test calls cpuid.ForceGeneric(true),
+// X4 is four crypto/sha3 states: no second Go Keccak permutation exists in
+// this module.
 //
 // Usage, e.g. for four FrodoKEM rows or four ML-KEM matrix entries:
 //
