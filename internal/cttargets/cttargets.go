@@ -1,0 +1,399 @@
+// Package cttargets lists what pqkem's timing test measures: every
+// secret-dependent operation of every scheme, as a pair of input classes
+// for the dudect method of package github.com/pqkem/pqkem/internal/dudect,
+// together with positive controls that must fail it.
+//
+// `pqkem ct-check` and the opt-in test TestConstantTime of package
+// internal/dudect run these targets. The list builds itself from the
+// registries, so a scheme added to package kem (or a FrodoKEM parameter
+// set, or a pake scheme) is measured without a change here:
+//
+//   - Decapsulate, for every scheme of kem.All() and every FrodoKEM
+//     parameter set not registered there: valid ciphertexts against
+//     ciphertexts with one random bit flipped (which take the
+//     implicit-rejection path), with one fixed key;
+//   - Sample, for every pake sampler: 34-byte XOF inputs for which FIPS 203
+//     SampleNTT (A0) reads few SHAKE128 bytes against inputs for which it
+//     reads many (a fourth block). A0 is variable time: it is a positive
+//     control;
+//   - Respond, for every pake scheme at ML-KEM-768: one fixed password
+//     against random passwords, on one fixed msg1;
+//   - two controls on 1 KiB inputs: an early-exit compare (a positive
+//     control: equal inputs against inputs that differ in the first byte)
+//     and crypto/subtle.ConstantTimeCompare on the same inputs.
+//
+// Each target that can run on two code paths (the AVX2 assembly and the
+// generic Go, switched with cpuid.ForceGeneric in the same binary) is
+// listed once per path; on a CPU or build without AVX2 only the generic
+// path exists.
+package cttargets
+
+import (
+	"bytes"
+	"crypto/sha3"
+	"crypto/subtle"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pqkem/pqkem/frodo"
+	"github.com/pqkem/pqkem/internal/cpuid"
+	"github.com/pqkem/pqkem/internal/dudect"
+	"github.com/pqkem/pqkem/kem"
+	"github.com/pqkem/pqkem/pake"
+)
+
+// Paths.
+const (
+	PathAVX2    = "avx2"
+	PathGeneric = "generic"
+	PathNone    = "-" // the target has no assembly path
+)
+
+// Target is one operation on two classes of inputs.
+type Target struct {
+	Scheme    string    // "ML-KEM-768", "pake sampler", "control", ...
+	Operation string    // "Decapsulate", "Sample A1", "Respond", ...
+	Path      string    // PathAVX2, PathGeneric or PathNone
+	Classes   [2]string // what the two classes are
+	// ConstantTime is whether the operation is meant to run in time
+	// independent of its class.
+	ConstantTime bool
+	// Control marks a positive control: an operation that is variable
+	// time on purpose, which the test must see leak (|t| above
+	// dudect.LeakThreshold), to show that it can fail.
+	Control bool
+	// Cost is a rough time per operation relative to an ML-KEM-768
+	// decapsulation, so that callers can scale sample counts.
+	Cost float64
+
+	// prepare makes the inputs and returns the operation to time.
+	prepare func() (op func(class, i int), err error)
+}
+
+// Name is "scheme/operation/path", unique among the targets.
+func (t *Target) Name() string {
+	return t.Scheme + "/" + t.Operation + "/" + t.Path
+}
+
+// Run measures the target with n measurements per class, stopping early
+// after limit (0: no limit), on the target's path.
+func (t *Target) Run(n int, limit time.Duration) (dudect.Result, error) {
+	restore := cpuid.ForceGeneric(t.Path == PathGeneric)
+	defer restore()
+	op, err := t.prepare()
+	if err != nil {
+		return dudect.Result{}, fmt.Errorf("%s: %v", t.Name(), err)
+	}
+	return dudect.Analyze(dudect.MeasureWithin(n, limit, op)), nil
+}
+
+// Check runs the target and, if a constant-time target gives |t| at or
+// above dudect.Threshold, runs it once more with fresh inputs and a fresh
+// order: on a shared machine a burst of load can cross the line once, a
+// leak crosses it every time. It returns the result with the smaller |t|
+// and the number of runs. A positive control runs once.
+func (t *Target) Check(n int, limit time.Duration) (res dudect.Result, runs int, err error) {
+	res, err = t.Run(n, limit)
+	if err != nil || !t.ConstantTime || res.T < dudect.Threshold {
+		return res, 1, err
+	}
+	again, err := t.Run(n, limit)
+	if err != nil {
+		return res, 1, err
+	}
+	if again.T < res.T {
+		res = again
+	}
+	return res, 2, nil
+}
+
+// Paths returns the code paths this process can run: avx2 and generic,
+// or generic alone.
+func Paths() []string {
+	if cpuid.HasAVX2() {
+		return []string{PathAVX2, PathGeneric}
+	}
+	return []string{PathGeneric}
+}
+
+// All returns every target, in a fixed order: decapsulation of each KEM,
+// the pake samplers and Respond, then the controls.
+func All() []*Target {
+	var out []*Target
+	for _, d := range decapsulators() {
+		for _, path := range Paths() {
+			out = append(out, &Target{
+				Scheme: d.name, Operation: "Decapsulate", Path: path,
+				Classes:      [2]string{"valid ciphertexts", "ciphertexts with one bit flipped"},
+				ConstantTime: true, Cost: d.cost,
+				prepare: d.prepare,
+			})
+		}
+	}
+	for _, smp := range pake.Samplers {
+		for _, path := range Paths() {
+			out = append(out, &Target{
+				Scheme: "pake sampler", Operation: "Sample " + smp.String(), Path: path,
+				Classes:      [2]string{"inputs A0 reads few bytes for", "inputs A0 reads a 4th block for"},
+				ConstantTime: smp.ConstantTime(), Control: !smp.ConstantTime(), Cost: 0.1,
+				prepare: func() (func(int, int), error) { return samplerOp(smp) },
+			})
+		}
+	}
+	for _, s := range pake.Schemes() {
+		if s.Level() != 768 {
+			continue
+		}
+		for _, path := range Paths() {
+			out = append(out, &Target{
+				Scheme: s.Name(), Operation: "Respond", Path: path,
+				Classes: [2]string{"one fixed password", "random passwords"},
+				// A0 is variable time, but whether fixed-against-random
+				// passwords shows it depends on the fixed one: it is
+				// reported, never asserted either way.
+				ConstantTime: s.Sampler().ConstantTime(), Cost: 3,
+				prepare: func() (func(int, int), error) { return respondOp(s) },
+			})
+		}
+	}
+	out = append(out,
+		&Target{
+			Scheme: "control", Operation: "early-exit compare", Path: PathNone,
+			Classes:      [2]string{"inputs differing in byte 0", "equal inputs"},
+			ConstantTime: false, Control: true, Cost: 0.01,
+			prepare: func() (func(int, int), error) { return compareOp(earlyExitEqual), nil },
+		},
+		&Target{
+			Scheme: "control", Operation: "subtle.ConstantTimeCompare", Path: PathNone,
+			Classes:      [2]string{"inputs differing in byte 0", "equal inputs"},
+			ConstantTime: true, Cost: 0.01,
+			prepare: func() (func(int, int), error) {
+				return compareOp(func(a, b []byte) bool { return subtle.ConstantTimeCompare(a, b) == 1 }), nil
+			},
+		},
+	)
+	return out
+}
+
+// Select returns the targets whose name contains any of the
+// comma-separated patterns, compared without regard to case; "" or "all"
+// selects every target.
+func Select(targets []*Target, patterns string) []*Target {
+	if patterns == "" || patterns == "all" {
+		return targets
+	}
+	var out []*Target
+	for _, t := range targets {
+		name := strings.ToLower(t.Name())
+		for p := range strings.SplitSeq(patterns, ",") {
+			if p = strings.ToLower(strings.TrimSpace(p)); p != "" && strings.Contains(name, p) {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// poolSize is how many distinct inputs each class cycles through.
+const poolSize = 256
+
+type decapsulator struct {
+	name    string
+	cost    float64
+	prepare func() (func(int, int), error)
+}
+
+// decapsulators lists every KEM: the registry, then the FrodoKEM sets that
+// are not (yet) in it.
+func decapsulators() []decapsulator {
+	var out []decapsulator
+	seen := make(map[string]bool)
+	for _, s := range kem.All() {
+		seen[strings.ToLower(s.Name())] = true
+		out = append(out, decapsulator{s.Name(), kemCost(s.Name()), func() (func(int, int), error) {
+			dk, err := s.GenerateKey()
+			if err != nil {
+				return nil, err
+			}
+			ek := dk.EncapsulationKey()
+			return decapOp(func() ([]byte, error) {
+				_, ct := ek.Encapsulate()
+				return ct, nil
+			}, dk.Decapsulate)
+		}})
+	}
+	for _, p := range frodo.ParameterSets() {
+		if seen[strings.ToLower(p.Name())] {
+			continue
+		}
+		out = append(out, decapsulator{p.Name(), kemCost(p.Name()), func() (func(int, int), error) {
+			dk, err := p.GenerateKey()
+			if err != nil {
+				return nil, err
+			}
+			ek := dk.EncapsulationKey()
+			return decapOp(func() ([]byte, error) {
+				_, ct := ek.Encapsulate()
+				return ct, nil
+			}, dk.Decapsulate)
+		}})
+	}
+	return out
+}
+
+// kemCost guesses the cost of a decapsulation from the scheme's name.
+func kemCost(name string) float64 {
+	switch {
+	case strings.Contains(name, "Frodo") && strings.Contains(name, "1344"):
+		return 120
+	case strings.Contains(name, "Frodo") && strings.Contains(name, "976"):
+		return 70
+	case strings.Contains(name, "Frodo"):
+		return 30
+	case name == "ML-KEM-768" || name == "ML-KEM-512" || name == "ML-KEM-1024":
+		return 1
+	default: // hybrids: ML-KEM plus an elliptic-curve decapsulation
+		return 4
+	}
+}
+
+// decapOp prepares poolSize valid ciphertexts and as many copies with one
+// random bit flipped, checks that decapsulation tells them apart (the
+// valid ones give the encapsulated key, or at least keys that differ from
+// those of the tampered ones), and returns the decapsulation of class 0
+// (valid) or 1 (tampered) input i.
+func decapOp(encapsulate func() ([]byte, error), decapsulate func([]byte) ([]byte, error)) (func(int, int), error) {
+	var pool [2][][]byte
+	for range poolSize {
+		ct, err := encapsulate()
+		if err != nil {
+			return nil, err
+		}
+		bad := bytes.Clone(ct)
+		bit := dudect.RandomIndex(8 * len(bad))
+		bad[bit/8] ^= 1 << (bit % 8)
+		pool[0] = append(pool[0], ct)
+		pool[1] = append(pool[1], bad)
+	}
+	k0, err := decapsulate(pool[0][0])
+	if err != nil {
+		return nil, err
+	}
+	k1, err := decapsulate(pool[1][0])
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(k0, k1) {
+		return nil, fmt.Errorf("a tampered ciphertext decapsulates to the valid one's key")
+	}
+	return func(class, i int) {
+		decapsulate(pool[class][i%poolSize])
+	}, nil
+}
+
+// a0Bytes returns the number of SHAKE128 bytes FIPS 203 SampleNTT
+// (Algorithm 7) reads for seed before it has 256 coefficients: the
+// position after the last three-byte group it parses.
+func a0Bytes(seed *[34]byte) int {
+	h := sha3.NewSHAKE128()
+	h.Write(seed[:])
+	var buf [168]byte
+	read, got := 0, 0
+	for {
+		h.Read(buf[:])
+		for j := 0; j < len(buf); j += 3 {
+			d1 := uint16(buf[j]) | uint16(buf[j+1]&0x0f)<<8
+			d2 := uint16(buf[j+1])>>4 | uint16(buf[j+2])<<4
+			if d1 < 3329 {
+				got++
+			}
+			if d2 < 3329 && got < 256 {
+				got++
+			}
+			if got == 256 {
+				return read + j + 3
+			}
+		}
+		read += len(buf)
+	}
+}
+
+// samplerSeeds returns poolSize inputs for which SampleNTT reads at most
+// 3 blocks less 60 bytes (class 0) and as many that need a fourth block
+// (class 1, about 1 input in 120).
+func samplerSeeds() [2][][34]byte {
+	var pool [2][][34]byte
+	for len(pool[0]) < poolSize || len(pool[1]) < poolSize {
+		var s [34]byte
+		copy(s[:], dudect.RandomBytes(34))
+		switch b := a0Bytes(&s); {
+		case b <= 3*168-60 && len(pool[0]) < poolSize:
+			pool[0] = append(pool[0], s)
+		case b > 3*168 && len(pool[1]) < poolSize:
+			pool[1] = append(pool[1], s)
+		}
+	}
+	return pool
+}
+
+func samplerOp(smp pake.Sampler) (func(int, int), error) {
+	pool := samplerSeeds()
+	var out [256]uint16
+	return func(class, i int) {
+		smp.Sample(&out, &pool[class][i%poolSize])
+	}, nil
+}
+
+func respondOp(s *pake.Scheme) (func(int, int), error) {
+	pw0, sid := dudect.RandomBytes(pake.PasswordSize), dudect.RandomBytes(32)
+	_, msg1, err := s.Start(pw0, sid)
+	if err != nil {
+		return nil, err
+	}
+	var pws [poolSize][]byte
+	for i := range pws {
+		pws[i] = dudect.RandomBytes(pake.PasswordSize)
+	}
+	if _, _, err := s.Respond(pw0, sid, msg1); err != nil {
+		return nil, err
+	}
+	return func(class, i int) {
+		pw := pw0
+		if class == 1 {
+			pw = pws[i%poolSize]
+		}
+		s.Respond(pw, sid, msg1)
+	}, nil
+}
+
+// earlyExitEqual is the compare the CRYPTO 2020 attack on FrodoKEM
+// exploited: it returns at the first difference. Variable time on purpose.
+//
+//go:noinline
+func earlyExitEqual(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// compareOp compares a with b, a copy of a whose first byte the class
+// sets: different (class 0) or equal (class 1). Both classes use the same
+// two buffers, so that no difference of address or alignment between the
+// classes' inputs can show up as a difference in time.
+func compareOp(equal func(a, b []byte) bool) func(int, int) {
+	a := dudect.RandomBytes(1024)
+	b := bytes.Clone(a)
+	first := [2]byte{a[0] ^ 1, a[0]}
+	return func(class, i int) {
+		b[0] = first[class]
+		equal(a, b)
+	}
+}

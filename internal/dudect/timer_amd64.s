@@ -1,0 +1,12 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func cycles() uint64
+TEXT ·cycles(SB), NOSPLIT, $0-8
+	LFENCE
+	RDTSC
+	SHLQ $32, DX
+	ORQ  DX, AX
+	MOVQ AX, ret+0(FP)
+	RET
