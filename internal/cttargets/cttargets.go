@@ -76,6 +76,14 @@ func (t *Target) Name() string {
 	return t.Scheme + "/" + t.Operation + "/" + t.Path
 }
 
+// Samples scales n, the measurements per class for a target of cost 1,
+// by the target's cost: cheaper targets get more measurements, up to 10n,
+// dearer ones fewer, at least 1,000.
+func (t *Target) Samples(n int) int {
+	s := float64(n) / max(t.Cost, 0.1)
+	return int(min(max(s, 1000), 10*float64(n)))
+}
+
 // Run measures the target with n measurements per class, stopping early
 // after limit (0: no limit), on the target's path.
 func (t *Target) Run(n int, limit time.Duration) (dudect.Result, error) {

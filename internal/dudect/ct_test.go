@@ -32,12 +32,6 @@ var (
 	ctThreshold = flag.Float64("ct-threshold", dudect.LeakThreshold, "TestConstantTime: fail if a constant-time target shows |t| above this")
 )
 
-// Samples scales n by a target's cost, as ct-check does.
-func samples(n int, cost float64) int {
-	s := float64(n) / max(cost, 0.1)
-	return int(min(max(s, 1000), 10*float64(n)))
-}
-
 func TestConstantTime(t *testing.T) {
 	if !*ctFlag && os.Getenv("PQKEM_CT") != "1" {
 		t.Skip("the timing test runs only with -ct or PQKEM_CT=1: go test -run TestConstantTime -v ./internal/dudect -ct")
@@ -48,7 +42,7 @@ func TestConstantTime(t *testing.T) {
 	}
 	t.Logf("timer: %s; pass line |t| < %.1f, failure above %.1f", dudect.TimerUnit, dudect.Threshold, *ctThreshold)
 	for _, tg := range targets {
-		n := samples(*ctN, tg.Cost)
+		n := tg.Samples(*ctN)
 		res, runs, err := tg.Check(n, *ctLimit)
 		if err != nil {
 			t.Errorf("%v", err)
