@@ -230,3 +230,10 @@ func TestPakeBench(t *testing.T) {
 		}
 	}
 }
+
+func TestPakeBenchFlag(t *testing.T) {
+	code, stdout, stderr := pqkem(t, "bench", "-pake", "-rounds", "1", "-sample", "1ms")
+	if code != exitOK || !strings.Contains(stdout, "Tempo-C1 / NoIC-A0") {
+		t.Fatalf("bench -pake: %d\n%s\n%s", code, stdout, stderr)
+	}
+}
