@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/pqkem/pqkem/internal/fips203"
@@ -153,41 +154,14 @@ func lookup(proto Protocol, level int, smp Sampler) *Scheme {
 // SchemeByName returns the scheme with the given name, such as
 // "NoIC-C1-ML-KEM-1024" (case-insensitive; C0 is taken as C1).
 func SchemeByName(name string) (*Scheme, error) {
+	c0 := strings.Replace(name, "-C0-", "-C1-", 1)
+	c0 = strings.Replace(c0, "-c0-", "-C1-", 1)
 	for _, s := range allSchemes() {
-		if equalFold(s.name, name) || equalFold(s.name, replaceC0(name)) {
+		if strings.EqualFold(s.name, name) || strings.EqualFold(s.name, c0) {
 			return s, nil
 		}
 	}
 	return nil, fmt.Errorf("pake: unknown scheme %q, want <NoIC|Tempo>-<A0|A1|B0|C1>-ML-KEM-<512|768|1024>", name)
-}
-
-func equalFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
-
-func replaceC0(name string) string {
-	b := []byte(name)
-	for i := 0; i+3 < len(b); i++ {
-		if b[i] == '-' && (b[i+1] == 'C' || b[i+1] == 'c') && b[i+2] == '0' && b[i+3] == '-' {
-			b[i+2] = '1'
-		}
-	}
-	return string(b)
 }
 
 // ErrPasswordMismatch is what Finish returns when the responder's tag does
