@@ -267,7 +267,8 @@ func (s Sampler) SampleMatrix(a *[16][256]uint16, rho *[32]byte, k int) {
 // order and no two share a slot (the proof is in the test's comment); after
 // the last round the accepted candidate i sits at slot i - dist(i). Every
 // round touches every slot with the same masked select, so the memory
-// access pattern and the instruction count are fixed: 10 x 560 selects.
+// access pattern and the instruction count are fixed: 10 rounds of 560
+// selects, done two slots per 64-bit word.
 //
 // If fewer than 256 of the 560 candidates are accepted (probability about
 // 2^-261), the slots past the last accepted one are left 0, as the
