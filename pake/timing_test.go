@@ -145,7 +145,7 @@ func TestTiming(t *testing.T) {
 	}
 
 	nr := max(n/5, 1000)
-	for _, name := range []string{"Tempo-C1-ML-KEM-768", "NoIC-C1-ML-KEM-768", "Tempo-A1-ML-KEM-768", "NoIC-A0-ML-KEM-768"} {
+	for _, name := range []string{"Tempo-C1-ML-KEM-768", "Tempo-A1-ML-KEM-768", "Tempo-B0-ML-KEM-512", "NoIC-C1-ML-KEM-768", "NoIC-A1-ML-KEM-768", "NoIC-B0-ML-KEM-1024", "NoIC-A0-ML-KEM-768", "Tempo-A0-ML-KEM-768"} {
 		s, _ := SchemeByName(name)
 		pw0, sid := randBytes(32), randBytes(32)
 		_, msg1, _ := s.Start(pw0, sid)
