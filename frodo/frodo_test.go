@@ -254,7 +254,11 @@ func TestGenericPath(t *testing.T) {
 	if !cpuid.HasAVX2() {
 		t.Skip("no AVX2: only the generic path exists")
 	}
-	for _, p := range frodo.ParameterSets() {
+	sets := frodo.ParameterSets()
+	if raceEnabled {
+		sets = []*frodo.ParameterSet{frodo.FrodoKEM640AES, frodo.EFrodoKEM640SHAKE} // the generic path is slow under -race
+	}
+	for _, p := range sets {
 		t.Run(p.Name(), func(t *testing.T) {
 			seed, m := randomBytes(p.KeySeedSize()), randomBytes(p.EncapsulationSeedSize())
 			run := func() (sk, ct, ss, rej []byte) {
@@ -283,13 +287,17 @@ func TestGenericPath(t *testing.T) {
 }
 
 // eFrodoKEM-640-SHAKE is CIRCL's frodo640shake: the same keys, ciphertexts
-// and shared keys from the same seeds, 1,000 of them (100 with -short), in
+// and shared keys from the same seeds, 1,000 of them (100 with -short, 10
+// under the race detector), in
 // two parallel halves. Every tenth seed also compares the implicit-rejection
 // key of a tampered ciphertext.
 func TestCIRCL(t *testing.T) {
 	t.Parallel()
 	n := 1000
-	if testing.Short() {
+	switch {
+	case raceEnabled:
+		n = 10 // CIRCL under the race detector takes about 1 s a seed
+	case testing.Short():
 		n = 100
 	}
 	p := frodo.EFrodoKEM640SHAKE
