@@ -100,16 +100,24 @@ func (c *Credentials) SessionID() []byte { return append([]byte(nil), c.sid[:]..
 
 // Start is Scheme.Start with the derived pw and sid.
 func (c *Credentials) Start() (*Initiator, []byte, error) {
+	if c.scheme == nil {
+		return nil, nil, errDestroyed
+	}
 	return c.scheme.Start(c.pw[:], c.sid[:])
 }
 
 // Respond is Scheme.Respond with the derived pw and sid.
 func (c *Credentials) Respond(msg1 []byte) (msg2, key []byte, err error) {
+	if c.scheme == nil {
+		return nil, nil, errDestroyed
+	}
 	return c.scheme.Respond(c.pw[:], c.sid[:], msg1)
 }
 
-// Destroy overwrites the derived password hash. The credentials cannot be
-// used afterwards.
+var errDestroyed = errors.New("pake: the credentials were destroyed")
+
+// Destroy overwrites the derived password hash. Start and Respond return
+// an error afterwards.
 func (c *Credentials) Destroy() {
 	clear(c.pw[:])
 	c.scheme = nil

@@ -69,6 +69,13 @@ func TestCredentialsRoundTrip(t *testing.T) {
 	if c.pw == a.pw || bytes.Equal(c.SessionID(), a.SessionID()) {
 		t.Error("credentials do not depend on the scheme")
 	}
+	c.Destroy()
+	if _, _, err := c.Start(); err == nil {
+		t.Error("Start after Destroy succeeded")
+	}
+	if _, _, err := c.Respond(make([]byte, s.Msg1Size())); err == nil {
+		t.Error("Respond after Destroy succeeded")
+	}
 	if _, err := NewCredentials(s, nil, "a", "b", testArgon2); err == nil {
 		t.Error("empty password accepted")
 	}
