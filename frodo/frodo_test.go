@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"crypto/sha3"
+	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
@@ -405,4 +406,34 @@ func heapPerOp(runs int, f func()) int {
 	}
 	runtime.ReadMemStats(&after)
 	return int(after.TotalAlloc-before.TotalAlloc) / runs
+}
+
+// One key serves concurrent encapsulations and decapsulations (run with
+// -race).
+func TestConcurrent(t *testing.T) {
+	for _, p := range []*frodo.ParameterSet{frodo.FrodoKEM640AES, frodo.EFrodoKEM640SHAKE} {
+		dk := mustKey(t, p, randomBytes(p.KeySeedSize()))
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				for range 3 {
+					K, c := dk.EncapsulationKey().Encapsulate()
+					K2, err := dk.Decapsulate(c)
+					if err == nil && !bytes.Equal(K, K2) {
+						err = fmt.Errorf("%s: concurrent round trip failed", p.Name())
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

@@ -1,0 +1,34 @@
+package frodo_test
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/pqkem/pqkem/frodo"
+)
+
+// A key exchange with FrodoKEM-640-AES: Alice sends her encapsulation key
+// (the specification's pk), Bob sends back a ciphertext, and both end up
+// with the same 16-byte shared key.
+func Example() {
+	p := frodo.FrodoKEM640AES
+
+	dk, err := p.GenerateKey()
+	if err != nil {
+		panic(err)
+	}
+	pk := dk.EncapsulationKey().Bytes()
+
+	ek, err := p.NewEncapsulationKey(pk)
+	if err != nil {
+		panic(err)
+	}
+	bobKey, ciphertext := ek.Encapsulate()
+
+	aliceKey, err := dk.Decapsulate(ciphertext)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Name(), len(pk), len(ciphertext), len(aliceKey), bytes.Equal(aliceKey, bobKey))
+	// Output: FrodoKEM-640-AES 9616 9752 16 true
+}
