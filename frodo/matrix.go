@@ -51,8 +51,9 @@ func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 // rowBuf holds four rows of A.
 type rowBuf struct {
 	rows [4][maxN]uint16
-	// bytes is scratch space for the row generators.
-	bytes [4][shakeRowBuf]byte
+	// bytes is scratch space for SHAKE128 rows where the rows cannot be
+	// squeezed into directly (big-endian or purego builds).
+	bytes rowScratch
 	// aes is the crypto/aes path's input and output blocks, allocated on
 	// first use: it goes through the cipher.Block interface, so it is on
 	// the heap, once per operation.
@@ -79,16 +80,11 @@ func (a *matrixA) rows4(i int, r *rowBuf) {
 	x.Init128([4][]byte{in[0][:], in[1][:], in[2][:], in[3][:]})
 	l := (2*n + keccak.Rate128 - 1) / keccak.Rate128 * keccak.Rate128
 	var out [4][]byte
-	var direct bool
 	for k := range 4 {
-		out[k], direct = shakeRowBytes(r, k, l)
+		out[k] = shakeRowBytes(r, k, l)
 	}
 	x.SqueezeBlocks(&out)
-	if !direct {
-		for k := range 4 {
-			leUint16s(r.rows[k][:n], r.bytes[k][:])
-		}
-	}
+	shakeRowsDone(r, n)
 }
 
 // aesRows4 is rows4 with crypto/aes, aesBatch blocks at a time.

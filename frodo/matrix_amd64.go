@@ -74,8 +74,14 @@ func (e *aesECB) rows4(i, n int, r *rowBuf) {
 	}
 }
 
-// shakeRowBytes returns row k of r as bytes, for SHAKE128 to squeeze into
-// directly (amd64 is little-endian, so the bytes are the row's words).
-func shakeRowBytes(r *rowBuf, k int, l int) (b []byte, direct bool) {
-	return unsafe.Slice((*byte)(unsafe.Pointer(&r.rows[k][0])), 2*maxN)[:l], true
+// shakeRowBytes returns row k of r as l bytes, for SHAKE128 to squeeze
+// into directly: amd64 is little-endian, so the bytes are the row's words.
+func shakeRowBytes(r *rowBuf, k int, l int) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&r.rows[k][0])), 2*maxN)[:l]
 }
+
+// shakeRowsDone has nothing to do: the rows are already words.
+func shakeRowsDone(r *rowBuf, n int) {}
+
+// rowScratch is empty: SHAKE128 squeezes into the rows themselves.
+type rowScratch = struct{}

@@ -13,9 +13,18 @@ func newAESECB(key []byte) *aesECB { return nil }
 
 func (*aesECB) rows4(i, n int, r *rowBuf) { panic("unreachable") }
 
-// shakeRowBytes returns scratch space for row k: the caller converts it.
-func shakeRowBytes(r *rowBuf, k int, l int) (b []byte, direct bool) {
-	return r.bytes[k][:l], false
+// shakeRowBytes returns scratch space for SHAKE128 row k, l bytes.
+func shakeRowBytes(r *rowBuf, k int, l int) []byte { return r.bytes[k][:l] }
+
+// shakeRowsDone converts the four rows from bytes to words.
+func shakeRowsDone(r *rowBuf, n int) {
+	for k := range 4 {
+		leUint16s(r.rows[k][:n], r.bytes[k][:])
+	}
 }
 
+// rowScratch holds four SHAKE128 rows as bytes, before their conversion.
+type rowScratch = [4][shakeRowBuf]byte
+
+// sample replaces each entry of s with a sample of the error distribution.
 func (p *ParameterSet) sample(s []uint16) { p.sampleGeneric(s) }
