@@ -61,14 +61,16 @@ func samplePRFs(s *[32]byte, f []*ringElement, eta []int) {
 			}
 			var h keccak.X4
 			h.Init256([4][]byte{in[0][:], in[1][:], in[2][:], in[3][:]})
-			// SamplePolyCBD reads 64 eta bytes; read the most any
-			// polynomial of the batch needs from every lane.
+			// SamplePolyCBD reads 64 eta bytes: squeeze the blocks that
+			// the most any polynomial of the batch needs from every lane
+			// (one for eta = 2, two for eta = 3).
 			m := 0
 			for l := i; l < min(i+4, len(f)); l++ {
 				m = max(m, 64*eta[l])
 			}
-			var buf [4][64 * 3]byte
-			h.Read([4][]byte{buf[0][:m], buf[1][:m], buf[2][:m], buf[3][:m]})
+			m = (m + keccak.Rate256 - 1) / keccak.Rate256 * keccak.Rate256
+			var buf [4][2 * keccak.Rate256]byte
+			h.SqueezeBlocks(&[4][]byte{buf[0][:m], buf[1][:m], buf[2][:m], buf[3][:m]})
 			for l := range 4 {
 				if i+l < len(f) {
 					samplePolyCBD(f[i+l], buf[l][:], eta[i+l])

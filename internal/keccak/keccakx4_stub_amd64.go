@@ -15,3 +15,15 @@ package keccak
 //
 //go:noescape
 func keccakF1600x4(a *[25][4]uint64)
+
+// keccakSqueeze168x4 copies bytes 0 to 167 of state j in a to oj, for j = 0 .. 3:
+// the output block of each of the four SHAKE instances.
+//
+//go:noescape
+func keccakSqueeze168x4(a *[25][4]uint64, o0 *[168]byte, o1 *[168]byte, o2 *[168]byte, o3 *[168]byte)
+
+// keccakSqueeze136x4 copies bytes 0 to 135 of state j in a to oj, for j = 0 .. 3:
+// the output block of each of the four SHAKE instances.
+//
+//go:noescape
+func keccakSqueeze136x4(a *[25][4]uint64, o0 *[136]byte, o1 *[136]byte, o2 *[136]byte, o3 *[136]byte)

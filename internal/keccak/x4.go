@@ -79,15 +79,23 @@ func (s *X4) init(rate int, in [4][]byte) {
 		keccakF1600x4(&s.a)
 		l -= rate
 	}
-	// The last, partial block and the padding: the SHAKE suffix and the
-	// first padding bit at byte l, the last padding bit at byte rate-1.
-	var last [Rate128]byte
+	// The last, partial block of l < rate bytes and the padding: the SHAKE
+	// suffix and the first padding bit at byte l, the last padding bit at
+	// byte rate-1.
+	w := l / 8
+	whole := s.a[:w]
 	for j := range 4 {
-		n := copy(last[:], in[j])
-		last[n] = dsbyteSHAKE
-		clear(last[n+1 : rate])
-		last[rate-1] |= 0x80
-		s.xorBlock(j, last[:rate])
+		b := in[j][:l]
+		for i := range whole {
+			whole[i][j] ^= binary.LittleEndian.Uint64(b)
+			b = b[8:]
+		}
+		var t uint64
+		for i, c := range b {
+			t |= uint64(c) << (8 * i)
+		}
+		s.a[w][j] ^= t | dsbyteSHAKE<<(8*(l%8))
+		s.a[rate/8-1][j] ^= 0x80 << 56
 	}
 	keccakF1600x4(&s.a)
 }
@@ -150,9 +158,7 @@ func (s *X4) SqueezeBlocks(out *[4][]byte) {
 		if s.off == s.rate {
 			keccakF1600x4(&s.a)
 		}
-		for j := range 4 {
-			s.squeezeBlock(j, out[j][o:o+s.rate])
-		}
+		s.squeezeBlocks4(out, o)
 		s.off = s.rate
 	}
 }
@@ -191,15 +197,18 @@ func (s *X4) Read(out [4][]byte) {
 // readLane copies len(b) bytes of the output block of state j, from byte
 // s.off on, to b.
 func (s *X4) readLane(j int, b []byte) {
+	j &= 3
 	p := s.off
 	for ; len(b) > 0 && p%8 != 0; p++ {
 		b[0] = byte(s.a[p/8][j] >> (8 * (p % 8)))
 		b = b[1:]
 	}
-	for ; len(b) >= 8; p += 8 {
-		binary.LittleEndian.PutUint64(b, s.a[p/8][j])
+	words := s.a[p/8 : p/8+len(b)/8]
+	for i := range words {
+		binary.LittleEndian.PutUint64(b, words[i][j])
 		b = b[8:]
 	}
+	p += 8 * len(words)
 	for ; len(b) > 0; p++ {
 		b[0] = byte(s.a[p/8][j] >> (8 * (p % 8)))
 		b = b[1:]

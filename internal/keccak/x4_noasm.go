@@ -8,3 +8,9 @@ const haveAsm = false
 func keccakF1600x4(a *[25][4]uint64) {
 	panic("keccak: no four-way permutation on this platform") // unreachable
 }
+
+func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {
+	for j := range 4 {
+		s.squeezeBlock(j, out[j][o:o+s.rate])
+	}
+}

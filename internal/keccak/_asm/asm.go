@@ -168,5 +168,61 @@ func main() {
 	VZEROUPPER()
 	RET()
 
+	squeeze(168)
+	squeeze(136)
+
 	Generate()
+}
+
+// squeeze generates keccakSqueeze<rate>x4, which copies the first rate
+// bytes of each of the four interleaved states to its own output: a 4 x 4
+// transpose of 64-bit words per four lanes, then the odd last lane word by
+// word.
+func squeeze(rate int) {
+	name := fmt.Sprintf("keccakSqueeze%dx4", rate)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(a *[25][4]uint64, o0, o1, o2, o3 *[%d]byte)", rate))
+	Doc(
+		fmt.Sprintf("%s copies bytes 0 to %d of state j in a to oj, for j = 0 .. 3:", name, rate-1),
+		"the output block of each of the four SHAKE instances.",
+	)
+	Pragma("noescape")
+	a := Load(Param("a"), GP64())
+	var o [4]Register
+	for j := range o {
+		o[j] = Load(Param(fmt.Sprintf("o%d", j)), GP64())
+	}
+	words := rate / 8
+	i := 0
+	for ; i+4 <= words; i += 4 {
+		Comment(fmt.Sprintf("Words %d .. %d.", i, i+3))
+		var r, t, c [4]VecVirtual
+		for k := range 4 {
+			r[k], t[k], c[k] = YMM(), YMM(), YMM()
+			VMOVDQU(Mem{Base: a, Disp: laneSize * (i + k)}, r[k])
+		}
+		// t0 = [r0[0] r1[0] r0[2] r1[2]], t1 = [r0[1] r1[1] r0[3] r1[3]],
+		// t2, t3 the same for r2, r3.
+		VPUNPCKLQDQ(r[1], r[0], t[0])
+		VPUNPCKHQDQ(r[1], r[0], t[1])
+		VPUNPCKLQDQ(r[3], r[2], t[2])
+		VPUNPCKHQDQ(r[3], r[2], t[3])
+		// c_j = [r0[j] r1[j] r2[j] r3[j]]: words i .. i+3 of state j.
+		VPERM2I128(Imm(0x20), t[2], t[0], c[0])
+		VPERM2I128(Imm(0x20), t[3], t[1], c[1])
+		VPERM2I128(Imm(0x31), t[2], t[0], c[2])
+		VPERM2I128(Imm(0x31), t[3], t[1], c[3])
+		for j := range 4 {
+			VMOVDQU(c[j], Mem{Base: o[j], Disp: 8 * i})
+		}
+	}
+	for ; i < words; i++ {
+		Comment(fmt.Sprintf("Word %d.", i))
+		for j := range 4 {
+			w := GP64()
+			MOVQ(Mem{Base: a, Disp: laneSize*i + 8*j}, w)
+			MOVQ(w, Mem{Base: o[j], Disp: 8 * i})
+		}
+	}
+	VZEROUPPER()
+	RET()
 }
