@@ -1,0 +1,107 @@
+package kem
+
+import (
+	"crypto"
+
+	"github.com/pqkem/pqkem/frodo"
+	"github.com/pqkem/pqkem/frodo/frodotest"
+)
+
+// The twelve FrodoKEM parameter sets go through one adapter around
+// *frodo.ParameterSet. They are registered by registerFrodo, called from
+// the init function in register_frodo.go, after ML-KEM's (init functions
+// run in the order of their files' names, and kem.All promises ML-KEM
+// first).
+//
+// The key seed is s || seedSE || z and the encapsulation seed is mu
+// (eFrodoKEM) or mu || salt (FrodoKEM): exactly what the reference
+// implementation reads from randombytes, so that the NIST KAT DRBG drives
+// known-answer tests through this interface. DecapsulationKey.Bytes is the
+// specification's sk (s || pk || S^T || pkh), which NewDecapsulationKey
+// takes back after checking pkh.
+func registerFrodo() {
+	for _, p := range frodo.ParameterSets() {
+		Register(&frodoScheme{p})
+	}
+}
+
+type frodoScheme struct{ p *frodo.ParameterSet }
+
+func (s *frodoScheme) Name() string { return s.p.Name() }
+
+// Specification names the document, and for eFrodoKEM the limit on its
+// use: one key for fewer than 2^8 ciphertexts.
+func (s *frodoScheme) Specification() string {
+	if s.p.Ephemeral() {
+		return "draft-longa-cfrg-frodokem, ephemeral: < 2^8 ciphertexts per key"
+	}
+	return "draft-longa-cfrg-frodokem"
+}
+
+func (s *frodoScheme) EncapsulationKeySize() int  { return s.p.EncapsulationKeySize() }
+func (s *frodoScheme) DecapsulationKeySize() int  { return s.p.DecapsulationKeySize() }
+func (s *frodoScheme) CiphertextSize() int        { return s.p.CiphertextSize() }
+func (s *frodoScheme) SharedKeySize() int         { return s.p.SharedKeySize() }
+func (s *frodoScheme) KeySeedSize() int           { return s.p.KeySeedSize() }
+func (s *frodoScheme) EncapsulationSeedSize() int { return s.p.EncapsulationSeedSize() }
+
+func (s *frodoScheme) GenerateKey() (DecapsulationKey, error) {
+	return s.wrap(s.p.GenerateKey())
+}
+
+func (s *frodoScheme) DeriveKey(seed []byte) (DecapsulationKey, error) {
+	return s.wrap(s.p.NewKeyFromSeed(seed))
+}
+
+func (s *frodoScheme) NewDecapsulationKey(b []byte) (DecapsulationKey, error) {
+	return s.wrap(s.p.NewDecapsulationKey(b))
+}
+
+func (s *frodoScheme) NewEncapsulationKey(b []byte) (EncapsulationKey, error) {
+	ek, err := s.p.NewEncapsulationKey(b)
+	if err != nil {
+		return nil, err
+	}
+	return &frodoEncapsulationKey{s, ek}, nil
+}
+
+func (s *frodoScheme) wrap(dk *frodo.DecapsulationKey, err error) (DecapsulationKey, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &frodoDecapsulationKey{s, dk}, nil
+}
+
+type frodoDecapsulationKey struct {
+	s  *frodoScheme
+	dk *frodo.DecapsulationKey
+}
+
+func (k *frodoDecapsulationKey) Scheme() Scheme { return k.s }
+func (k *frodoDecapsulationKey) Bytes() []byte  { return k.dk.Bytes() }
+
+func (k *frodoDecapsulationKey) Decapsulate(ciphertext []byte) ([]byte, error) {
+	return k.dk.Decapsulate(ciphertext)
+}
+
+func (k *frodoDecapsulationKey) EncapsulationKey() EncapsulationKey {
+	return &frodoEncapsulationKey{k.s, k.dk.EncapsulationKey()}
+}
+
+func (k *frodoDecapsulationKey) Encapsulator() crypto.Encapsulator { return k.EncapsulationKey() }
+
+type frodoEncapsulationKey struct {
+	s  *frodoScheme
+	ek *frodo.EncapsulationKey
+}
+
+func (k *frodoEncapsulationKey) Scheme() Scheme { return k.s }
+func (k *frodoEncapsulationKey) Bytes() []byte  { return k.ek.Bytes() }
+
+func (k *frodoEncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
+	return k.ek.Encapsulate()
+}
+
+func (k *frodoEncapsulationKey) EncapsulateDeterministic(random []byte) (sharedKey, ciphertext []byte, err error) {
+	return frodotest.Encapsulate(k.ek, random)
+}
