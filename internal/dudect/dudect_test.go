@@ -114,19 +114,25 @@ func quantile(x []float64, p float64) float64 {
 
 func TestMeasureOrder(t *testing.T) {
 	var calls [2]int
-	var last [2]int
-	times := Measure(3000, func(class, i int) {
-		if i != 0 && i != last[class]+1 {
-			t.Fatalf("class %d: call %d after %d", class, i, last[class])
+	var seen [2]map[int]bool
+	seen[0], seen[1] = map[int]bool{}, map[int]bool{}
+	times := Measure(3000, func(class, r int) {
+		if r < 0 {
+			t.Fatalf("negative input index %d", r)
 		}
-		last[class] = i
+		seen[class][r%256] = true
 		calls[class]++
 	})
 	// Warm-up of 1000 per class, then 3000 per class.
 	if calls != [2]int{4000, 4000} || len(times[0]) != 3000 || len(times[1]) != 3000 {
 		t.Errorf("calls %v, times %d and %d", calls, len(times[0]), len(times[1]))
 	}
-	o := classOrder(1000)
+	// 4000 random indices modulo 256 hit every value (all but with
+	// probability about 256 e^-15.6).
+	if len(seen[0]) != 256 || len(seen[1]) != 256 {
+		t.Errorf("the random indices hit %d and %d of 256 values", len(seen[0]), len(seen[1]))
+	}
+	o := classOrder(newRand(), 1000)
 	ones, runs := 0, 1
 	for i, c := range o {
 		ones += int(c)
