@@ -233,11 +233,13 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 
 	msg1 := make([]byte, s.Msg1Size())
 	copy(msg1[32:], ek) // T || rho
+	var maskBuf [4][256]uint16
 	var mask [][256]uint16
 	if pre != nil {
 		mask = pre.mask
 	} else {
-		mask = maskVec(s.sampler, &ms.s, s.k)
+		maskVecTo(&maskBuf, s.sampler, &ms.s, s.k)
+		mask = maskBuf[:s.k]
 	}
 	maskT(msg1[32:32+tLen], mask, false)
 	clear(mask)
@@ -310,12 +312,14 @@ func (s *Scheme) recoverKey(pw, sid, msg1 []byte) ([]byte, *presampled) {
 		subtle.XORBytes(ek[tLen:], ek[tLen:], ms.r[:])
 	}
 	var pre *presampled
+	var maskBuf [4][256]uint16
 	var mask [][256]uint16
 	if s.presamples() {
 		pre = s.presample((*[32]byte)(ek[tLen:]), &ms.s)
 		mask = pre.mask
 	} else {
-		mask = maskVec(s.sampler, &ms.s, s.k)
+		maskVecTo(&maskBuf, s.sampler, &ms.s, s.k)
+		mask = maskBuf[:s.k]
 	}
 	maskT(ek[:tLen], mask, true)
 	clear(mask)
@@ -493,19 +497,25 @@ func (s *Scheme) keyAndTag(K, sid, ek, msg1Pre, ct []byte) (key []byte, tag [32]
 }
 
 // maskVec returns the k mask polynomials: polynomial i is the sampler's
-// output for seed || i || 0xFF.
+// output for seed || i || 0xFF. (The protocol uses maskVecTo, into a
+// buffer on its stack; the tests use this.)
 func maskVec(smp Sampler, seed *[32]byte, k int) [][256]uint16 {
-	out := make([][256]uint16, k)
-	ptrs := make([]*[256]uint16, k)
-	seeds := make([][34]byte, k)
+	out := new([4][256]uint16)
+	maskVecTo(out, smp, seed, k)
+	return out[:k]
+}
+
+// maskVecTo is maskVec into mask[:k], with no allocation.
+func maskVecTo(mask *[4][256]uint16, smp Sampler, seed *[32]byte, k int) {
+	var ptrs [4]*[256]uint16
+	var seeds [4][34]byte
 	for i := range k {
-		ptrs[i] = &out[i]
+		ptrs[i] = &mask[i]
 		copy(seeds[i][:], seed[:])
 		seeds[i][32], seeds[i][33] = byte(i), 0xff
 	}
-	smp.sampleBatch(ptrs, seeds)
-	clear(seeds)
-	return out
+	smp.sampleBatch(ptrs[:k], seeds[:k])
+	clear(seeds[:])
 }
 
 // maskT adds (or, with sub, subtracts) the mask to the 12-bit fields of t,

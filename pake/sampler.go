@@ -116,8 +116,13 @@ func blocks128(nbytes int) int { return (nbytes + keccak.Rate128 - 1) / keccak.R
 // sampleBatch sets *out[e] to the sampler's output for seeds[e], for every
 // e. The fixed-length samplers squeeze four seeds at a time with the
 // four-way Keccak when it is accelerated.
+//
+// Nothing is allocated: A1 and B0 squeeze their few blocks into a stack
+// buffer, and C1 reduces its 37 blocks one at a time as they are squeezed
+// (a 168-byte block holds exactly seven 24-byte chunks), so its 6 KiB per
+// polynomial never exist at once. The calls are direct (no function
+// values), so the outputs can live on the caller's stack.
 func (s Sampler) sampleBatch(out []*[256]uint16, seeds [][34]byte) {
-	var finish func(out *[256]uint16, b []byte)
 	switch s {
 	case A0:
 		e := 0
@@ -130,46 +135,86 @@ func (s Sampler) sampleBatch(out []*[256]uint16, seeds [][34]byte) {
 			sampleA0(out[e], &seeds[e])
 		}
 		return
-	case A1:
-		finish = a1FromBytes
-	case B0:
-		finish = b0FromBytes
-	case C1:
-		finish = c1FromBytes
+	case A1, B0, C1:
 	default:
 		panic("pake: invalid sampler")
 	}
-	nb := blocks128(s.XOFBytes()) * keccak.Rate128
-	e := 0
 	if keccak.Accelerated() && len(out) > 1 {
-		buf := make([]byte, 4*nb)
-		bs := [4][]byte{buf[:nb], buf[nb : 2*nb], buf[2*nb : 3*nb], buf[3*nb:]}
-		for ; e < len(out); e += 4 {
-			// A short last batch repeats its last seed in the unused lanes.
+		for e := 0; e < len(out); e += 4 {
+			// A short last batch repeats its last seed in the unused
+			// lanes, whose output is then ignored.
 			var in [4][]byte
 			for l := range in {
 				in[l] = seeds[min(e+l, len(out)-1)][:]
 			}
 			var x keccak.X4
 			x.Init128(in)
-			x.SqueezeBlocks(&bs)
-			for l := range 4 {
-				if e+l < len(out) {
-					finish(out[e+l], bs[l])
-				}
-			}
+			s.squeezeX4(&x, out[e:min(e+4, len(out))])
 		}
-		clear(buf)
 		return
 	}
-	buf := make([]byte, nb)
-	for ; e < len(out); e++ {
+	for e := range out {
 		h := sha3.NewSHAKE128()
 		h.Write(seeds[e][:])
-		h.Read(buf)
-		finish(out[e], buf)
+		s.squeezeOne(h, out[e])
 	}
-	clear(buf)
+}
+
+// fixedBlocks is the most SHAKE128 blocks A1 or B0 reads (A1's 840 bytes).
+const fixedBlocks = (a1Bytes + keccak.Rate128 - 1) / keccak.Rate128
+
+// c1PerBlock is the number of C1's 24-byte chunks in one SHAKE128 block.
+const c1PerBlock = keccak.Rate128 / 24 // 7, with no remainder
+
+// squeezeX4 sets *out[l] (len(out) <= 4) to the output of the fixed-length
+// sampler s on lane l of x, which has absorbed the seeds.
+func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
+	if s == C1 {
+		var buf [4][keccak.Rate128]byte
+		bs := [4][]byte{buf[0][:], buf[1][:], buf[2][:], buf[3][:]}
+		for j := 0; j < n; j += c1PerBlock {
+			x.SqueezeBlocks(&bs)
+			for l, o := range out {
+				c1Chunks(o, j, &buf[l])
+			}
+		}
+		clear(buf[:])
+		return
+	}
+	var buf [4][fixedBlocks * keccak.Rate128]byte
+	nb := blocks128(s.XOFBytes()) * keccak.Rate128
+	bs := [4][]byte{buf[0][:nb], buf[1][:nb], buf[2][:nb], buf[3][:nb]}
+	x.SqueezeBlocks(&bs)
+	for l, o := range out {
+		if s == A1 {
+			a1FromBytes(o, bs[l])
+		} else {
+			b0FromBytes(o, bs[l])
+		}
+	}
+	clear(buf[:])
+}
+
+// squeezeOne is squeezeX4 for one state.
+func (s Sampler) squeezeOne(h *sha3.SHAKE, out *[256]uint16) {
+	if s == C1 {
+		var b [keccak.Rate128]byte
+		for j := 0; j < n; j += c1PerBlock {
+			h.Read(b[:])
+			c1Chunks(out, j, &b)
+		}
+		clear(b[:])
+		return
+	}
+	var buf [fixedBlocks * keccak.Rate128]byte
+	b := buf[:blocks128(s.XOFBytes())*keccak.Rate128]
+	h.Read(b)
+	if s == A1 {
+		a1FromBytes(out, b)
+	} else {
+		b0FromBytes(out, b)
+	}
+	clear(buf[:])
 }
 
 // sampleA0 is FIPS 203 SampleNTT (Algorithm 7). It reads SHAKE128 three
@@ -340,30 +385,51 @@ func compactRound(v *[a1Iterations]uint64, s int, sh int) {
 }
 
 // c1FromBytes is C1 on the first 6144 XOF bytes b: out[j] is the
-// little-endian 192-bit integer b[24j : 24j+24] modulo q, computed as the
-// artifact's portable C1 does, in constant time: each 32-bit word is
-// Barrett-reduced, the residues are combined with the constants 2^(32i) mod
-// q, and the sum (below 2^32) is reduced once more.
+// little-endian 192-bit integer b[24j : 24j+24] modulo q, in constant time
+// (see c1Reduce).
 func c1FromBytes(out *[256]uint16, b []byte) {
-	b = b[:c1Bytes]
-	for j := range out {
-		c := (*[24]byte)(b[24*j:])
-		// The artifact reduces each word first; summing the unreduced
-		// words times the weights (below 6 * 2^32 * 2^12 < 2^47) and
-		// reducing once gives the same value, X mod q, with fewer steps.
-		sum := uint64(binary.LittleEndian.Uint32(c[0:]))*c1Weights[0] +
-			uint64(binary.LittleEndian.Uint32(c[4:]))*c1Weights[1] +
-			uint64(binary.LittleEndian.Uint32(c[8:]))*c1Weights[2] +
-			uint64(binary.LittleEndian.Uint32(c[12:]))*c1Weights[3] +
-			uint64(binary.LittleEndian.Uint32(c[16:]))*c1Weights[4] +
-			uint64(binary.LittleEndian.Uint32(c[20:]))*c1Weights[5]
-		_, r := divQ(sum)
-		out[j] = uint16(r)
+	c1Reduce(out[:], b[:c1Bytes])
+}
+
+// c1Chunks sets out[j0+i] to chunk i of the block b (the XOF bytes
+// [24 j0, 24 j0 + 168)) reduced modulo q, for the chunks that are output
+// coefficients: seven, or four for the last block (j0 = 252).
+func c1Chunks(out *[256]uint16, j0 int, b *[keccak.Rate128]byte) {
+	c1Reduce(out[j0:min(j0+c1PerBlock, n)], b[:])
+}
+
+// c1Reduce sets out[j] to the little-endian 192-bit integer b[24j : 24j+24]
+// modulo q, for every j, as the artifact's portable C1 computes it, in
+// constant time. The artifact Barrett-reduces each 32-bit word x_i and sums
+// the residues times 2^(32 i) mod q; summing the unreduced words times
+// those weights (below 11777 * 2^32 < 2^46) and reducing once gives the
+// same value, X mod q, with fewer steps. Two chunks per iteration give the
+// processor two independent chains.
+func c1Reduce(out []uint16, b []byte) {
+	for len(out) >= 2 {
+		c := (*[48]byte)(b)
+		_, r0 := divQ(c1Sum((*[24]byte)(c[:24])))
+		_, r1 := divQ(c1Sum((*[24]byte)(c[24:])))
+		out[0], out[1] = uint16(r0), uint16(r1)
+		out, b = out[2:], b[48:]
+	}
+	if len(out) == 1 {
+		_, r := divQ(c1Sum((*[24]byte)(b)))
+		out[0] = uint16(r)
 	}
 }
 
-// c1Weights[i] = 2^(32 i) mod q.
-var c1Weights = [6]uint64{1, 1353, 2988, 1358, 3095, 2982}
+// c1Sum is the sum of the six little-endian 32-bit words of c times 2^(32 i)
+// mod q, below 2^46, and congruent to c's integer modulo q.
+func c1Sum(c *[24]byte) uint64 {
+	const w1, w2, w3, w4, w5 = 1353, 2988, 1358, 3095, 2982 // 2^(32 i) mod q
+	return uint64(binary.LittleEndian.Uint32(c[0:])) +
+		uint64(binary.LittleEndian.Uint32(c[4:]))*w1 +
+		uint64(binary.LittleEndian.Uint32(c[8:]))*w2 +
+		uint64(binary.LittleEndian.Uint32(c[12:]))*w3 +
+		uint64(binary.LittleEndian.Uint32(c[16:]))*w4 +
+		uint64(binary.LittleEndian.Uint32(c[20:]))*w5
+}
 
 // barrett32 returns x mod q for any 32-bit x, in constant time: the
 // quotient estimate floor(x * mu / 2^32), mu = floor(2^32 / q), is exact or
