@@ -52,10 +52,8 @@ func checkCondSub(t *testing.T, m uint32, step uint64) {
 // compress on every y it can form: y = x << d + q/2 for x < q and d <= 11,
 // so y <= (q-1) << 11 + q/2 = 6817408.
 //
-// field.go's comment claims exactness for every y < 2^24; that is too
-// strong: y = 13788717 gives 4142 instead of 4141 (the test logs the first
-// failure). compress never forms such a y, so the code is right; the
-// comment should say y < 13788717 (or y <= 6817408, what is used).
+// Beyond that, it logs the first y where the multiply-shift stops being
+// exact (13788717), the bound field.go's comment gives.
 func TestCompressConstants(t *testing.T) {
 	const maxY = (q-1)<<11 + q/2
 	for y := uint64(0); y <= maxY; y++ {
@@ -65,7 +63,7 @@ func TestCompressConstants(t *testing.T) {
 	}
 	for y := uint64(maxY); y < 1<<24; y++ {
 		if (y*compressMultiplier)>>compressShift != y/q {
-			t.Logf("the multiply-shift is exact for y < %d (compress uses y <= %d); field.go's comment says 2^24", y, maxY)
+			t.Logf("the multiply-shift is exact for y < %d (compress uses y <= %d)", y, maxY)
 			break
 		}
 	}

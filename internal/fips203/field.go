@@ -83,9 +83,10 @@ func condSub(x, m uint32) uint32 {
 // compress computes Compress_d(x) = round(2^d / q * x) mod 2^d (FIPS 203,
 // equation 4.7) for x in [0, q) and 1 <= d <= 11.
 //
-// The rounding division by q is a multiply-shift: for y < 2^24,
-// (y * compressMultiplier) >> compressShift == floor(y / q) exactly
-// (TestCompressExhaustive checks every input). Dividing a secret by q with
+// The rounding division by q is a multiply-shift: for every y below
+// 13788717, and so for every y = x << d + q/2 that compress forms (at most
+// 6817408), (y * compressMultiplier) >> compressShift == floor(y / q)
+// exactly (TestCompressConstants checks them all). Dividing a secret by q with
 // the CPU's divider is what KyberSlash exploited.
 func compress(x fieldElement, d uint8) uint16 {
 	y := uint64(x)<<d + q/2
