@@ -174,8 +174,13 @@ func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 		bs := [4][]byte{buf[0][:], buf[1][:], buf[2][:], buf[3][:]}
 		for j := 0; j < n; j += c1PerBlock {
 			x.SqueezeBlocks(&bs)
-			for l, o := range out {
-				c1Chunks(o, j, &buf[l])
+			m := min(c1PerBlock, n-j) // 4 in the last block
+			l := 0
+			for ; l+2 <= len(out); l += 2 {
+				c1Two(out[l][j:j+m], out[l+1][j:j+m], &buf[l], &buf[l+1])
+			}
+			if l < len(out) {
+				c1Reduce(out[l][j:j+m], buf[l][:])
 			}
 		}
 		clear(buf[:])
@@ -201,7 +206,7 @@ func (s Sampler) squeezeOne(h *sha3.SHAKE, out *[256]uint16) {
 		var b [keccak.Rate128]byte
 		for j := 0; j < n; j += c1PerBlock {
 			h.Read(b[:])
-			c1Chunks(out, j, &b)
+			c1Reduce(out[j:min(j+c1PerBlock, n)], b[:])
 		}
 		clear(b[:])
 		return
@@ -391,11 +396,16 @@ func c1FromBytes(out *[256]uint16, b []byte) {
 	c1Reduce(out[:], b[:c1Bytes])
 }
 
-// c1Chunks sets out[j0+i] to chunk i of the block b (the XOF bytes
-// [24 j0, 24 j0 + 168)) reduced modulo q, for the chunks that are output
-// coefficients: seven, or four for the last block (j0 = 252).
-func c1Chunks(out *[256]uint16, j0 int, b *[keccak.Rate128]byte) {
-	c1Reduce(out[j0:min(j0+c1PerBlock, n)], b[:])
+// c1Two is c1Reduce on two blocks at once, b0 into o0 and b1 into o1
+// (len(o1) = len(o0) <= 7): two lanes of the four-way Keccak, whose chunks
+// give the processor two independent chains with no odd chunk left over.
+func c1Two(o0, o1 []uint16, b0, b1 *[keccak.Rate128]byte) {
+	o1 = o1[:len(o0)]
+	for i := range o0 {
+		_, r0 := divQ(c1Sum((*[24]byte)(b0[24*i:])))
+		_, r1 := divQ(c1Sum((*[24]byte)(b1[24*i:])))
+		o0[i], o1[i] = uint16(r0), uint16(r1)
+	}
 }
 
 // c1Reduce sets out[j] to the little-endian 192-bit integer b[24j : 24j+24]
