@@ -248,14 +248,19 @@ func poolSize(size int) int {
 }
 
 // slots returns 2 * poolSize(size) buffers of size bytes, class by class,
-// each at the start of its own run of whole 4 KiB pages in one allocation.
+// each at the start of its own run of whole 4 KiB pages in one allocation,
+// the runs dealt to the two classes in a random order.
 //
-// Where an input lies can change the time of an operation on it (cache
-// sets, 4 KiB aliasing between loads and stores, lines crossed), and two
-// classes allocated one after the other differ systematically in address:
-// an early version of this package saw |t| near 50 for ML-KEM-512
-// decapsulation from that alone. With every input at the same offset in
-// a page, the classes differ only in their contents.
+// Where an input lies can change the time of an operation on it, and that
+// must not differ between the classes. Two classes allocated one after
+// the other differ systematically in address (an early version of this
+// package saw |t| near 50 for ML-KEM-512 decapsulation from that alone);
+// with every input at the same offset in a page they use the same L1
+// sets; and dealing the pages at random, not alternately, keeps the
+// classes from differing in a bit of the physical address either (with
+// transparent huge pages, alternate 4 KiB pages differ in bit 12, which
+// indexes the L2 and L3 sets that the key's data may crowd: alternating
+// classes gave |t| near 8 for generic ML-KEM-1024).
 func slots(size int) [2][][]byte {
 	stride := (size + 4095) &^ 4095
 	count := poolSize(size)
@@ -265,10 +270,19 @@ func slots(size int) [2][][]byte {
 	if r := int(uintptr(unsafe.Pointer(&arena[0])) & 4095); r != 0 {
 		off = 4096 - r
 	}
+	// A random balanced dealing of the 2 * count slots.
+	deal := make([]int, 2*count)
+	for i := range deal {
+		deal[i] = i % 2
+	}
+	for i := len(deal) - 1; i > 0; i-- {
+		j := dudect.RandomIndex(i + 1)
+		deal[i], deal[j] = deal[j], deal[i]
+	}
 	var out [2][][]byte
-	for i := range 2 * count {
+	for i, c := range deal {
 		b := arena[off+i*stride : off+i*stride+size : off+i*stride+size]
-		out[i%2] = append(out[i%2], b)
+		out[c] = append(out[c], b)
 	}
 	return out
 }
