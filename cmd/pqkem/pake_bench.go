@@ -183,17 +183,21 @@ func init() {
 			if err := noArgs(args); err != nil {
 				return err
 			}
+			// bench's own defaults differ; only flags given on the command
+			// line (even if equal to those defaults) override ours.
 			rounds, sample := 7, 20*time.Millisecond
-			if f := fs.Lookup("rounds"); f != nil {
-				if v, ok := f.Value.(flag.Getter).Get().(int); ok && f.Value.String() != f.DefValue {
-					rounds = v
+			fs.Visit(func(f *flag.Flag) {
+				switch v := f.Value.(flag.Getter).Get().(type) {
+				case int:
+					if f.Name == "rounds" {
+						rounds = v
+					}
+				case time.Duration:
+					if f.Name == "sample" {
+						sample = v
+					}
 				}
-			}
-			if f := fs.Lookup("sample"); f != nil {
-				if v, ok := f.Value.(flag.Getter).Get().(time.Duration); ok && f.Value.String() != f.DefValue {
-					sample = v
-				}
-			}
+			})
 			if rounds < 1 || sample <= 0 {
 				return usagef("-rounds must be at least 1 and -sample positive")
 			}

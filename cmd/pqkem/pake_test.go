@@ -236,4 +236,9 @@ func TestPakeBenchFlag(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "Tempo-C1 / NoIC-A0") {
 		t.Fatalf("bench -pake: %d\n%s\n%s", code, stdout, stderr)
 	}
+	// A -rounds equal to bench's own default (11) is still taken.
+	code, stdout, stderr = pqkem(t, "bench", "-pake", "-rounds", "11", "-sample", "1us")
+	if code != exitOK || !strings.Contains(stdout, "Medians of 11 rounds") {
+		t.Fatalf("bench -pake -rounds 11: %d\n%s\n%s", code, stdout, stderr)
+	}
 }
