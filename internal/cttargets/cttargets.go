@@ -18,9 +18,9 @@
 //     control;
 //   - Respond, for every pake scheme at ML-KEM-768: one fixed password
 //     against random passwords, on one fixed msg1;
-//   - three controls: an A/A test (ML-KEM-768 decapsulation with the very
-//     same inputs in both classes, on the default path: whatever |t| it
-//     gives is the harness's noise on this machine), and on 1 KiB inputs an
+//   - controls: an A/A test on each path (ML-KEM-768 decapsulation with
+//     the very same inputs in both classes: whatever |t| it gives is the
+//     harness's noise on this machine), and on 1 KiB inputs an
 //     early-exit compare (a positive control: equal inputs against inputs
 //     that differ in the first byte) and crypto/subtle.ConstantTimeCompare
 //     on the same inputs.
@@ -169,31 +169,15 @@ func All() []*Target {
 			})
 		}
 	}
-	out = append(out,
-		&Target{
-			Scheme: "control", Operation: "A/A ML-KEM-768 Decapsulate", Path: PathNone,
+	for _, path := range Paths() {
+		out = append(out, &Target{
+			Scheme: "control", Operation: "A/A ML-KEM-768 Decapsulate", Path: path,
 			Classes:      [2]string{"valid ciphertexts", "the same valid ciphertexts"},
 			ConstantTime: true, Cost: 1,
-			prepare: func() (func(int, int), error) {
-				s, err := kem.ByName("ML-KEM-768")
-				if err != nil {
-					return nil, err
-				}
-				dk, err := s.GenerateKey()
-				if err != nil {
-					return nil, err
-				}
-				ek := dk.EncapsulationKey()
-				op, err := decapOp(func() ([]byte, error) {
-					_, ct := ek.Encapsulate()
-					return ct, nil
-				}, dk.Decapsulate)
-				if err != nil {
-					return nil, err
-				}
-				return func(_, i int) { op(0, i) }, nil
-			},
-		},
+			prepare: aaOp,
+		})
+	}
+	out = append(out,
 		&Target{
 			Scheme: "control", Operation: "early-exit compare", Path: PathNone,
 			Classes:      [2]string{"inputs differing in byte 0", "equal inputs"},
@@ -210,6 +194,29 @@ func All() []*Target {
 		},
 	)
 	return out
+}
+
+// aaOp is the A/A control: ML-KEM-768 decapsulation of the same inputs
+// in both classes. Whatever |t| it gives is the harness's noise floor on
+// this machine and path.
+func aaOp() (func(int, int), error) {
+	s, err := kem.ByName("ML-KEM-768")
+	if err != nil {
+		return nil, err
+	}
+	dk, err := s.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	ek := dk.EncapsulationKey()
+	op, err := decapOp(func() ([]byte, error) {
+		_, ct := ek.Encapsulate()
+		return ct, nil
+	}, dk.Decapsulate)
+	if err != nil {
+		return nil, err
+	}
+	return func(_, i int) { op(0, i) }, nil
 }
 
 // Select returns the targets whose name contains any of the
