@@ -10,8 +10,10 @@
 //
 //   - Decapsulate, for every scheme of kem.All() and every FrodoKEM
 //     parameter set not registered there: valid ciphertexts against
-//     ciphertexts with one random bit flipped (which take the
-//     implicit-rejection path), with one fixed key;
+//     ciphertexts with one random bit flipped that still decapsulate
+//     without an error (they take the implicit-rejection path; a flip that
+//     makes a hybrid's elliptic-curve point invalid is drawn again, since
+//     that error is public and fast), with one fixed key;
 //   - Sample, for every pake sampler: 34-byte XOF inputs for which FIPS 203
 //     SampleNTT (A0) reads few SHAKE128 bytes against inputs for which it
 //     reads many (a fourth block). A0 is variable time: it is a positive
@@ -371,9 +373,24 @@ func decapOp(encapsulate func() ([]byte, error), decapsulate func([]byte) ([]byt
 		}
 		good, bad := pool[0][i], pool[1][i]
 		copy(good, ct)
-		copy(bad, ct)
-		bit := dudect.RandomIndex(8 * len(bad))
-		bad[bit/8] ^= 1 << (bit % 8)
+		// The tampered ciphertext must be well formed, so that it takes
+		// the implicit-rejection path and not an early error: a flipped
+		// bit in the elliptic-curve point of a hybrid usually takes the
+		// point off the curve, which Decapsulate reports at once. That
+		// is public (anyone can check the point), but it would make the
+		// classes differ for a reason that is not the secret's. Draw
+		// again until Decapsulate accepts the ciphertext.
+		for try := 0; ; try++ {
+			copy(bad, ct)
+			bit := dudect.RandomIndex(8 * len(bad))
+			bad[bit/8] ^= 1 << (bit % 8)
+			if _, err := decapsulate(bad); err == nil {
+				break
+			}
+			if try == 1000 {
+				return nil, fmt.Errorf("no one-bit change of a ciphertext decapsulates without an error")
+			}
+		}
 	}
 	k0, err := decapsulate(pool[0][0])
 	if err != nil {
