@@ -266,10 +266,16 @@ func poolSize(size int) int {
 // package saw |t| near 50 for ML-KEM-512 decapsulation from that alone);
 // with every input at the same offset in a page they use the same L1
 // sets; and dealing the pages at random, not alternately, keeps the
-// classes from differing in a bit of the physical address either (with
-// transparent huge pages, alternate 4 KiB pages differ in bit 12, which
-// indexes the L2 and L3 sets that the key's data may crowd: alternating
-// classes gave |t| near 8 for generic ML-KEM-1024).
+// classes from differing in a bit of the physical address (with huge
+// pages, alternate 4 KiB pages differ in bit 12, an L2 set-index bit).
+//
+// What remains: each input still sits on its own page, so it has its own
+// fixed timing offset, and a class's pool of 4096 does not average those
+// away at 10^6 measurements (|t| from that grows as sqrt(n / 4096)). That
+// is the likeliest cause of the |t| between 4.5 and 10 that some
+// constant-time targets show (SIDE_CHANNELS.md); the cure is to time
+// every input from one buffer, copying the class's input there before the
+// timer starts.
 func slots(size int) [2][][]byte {
 	stride := (size + 4095) &^ 4095
 	count := poolSize(size)
