@@ -73,8 +73,9 @@ type Target struct {
 	// decapsulation, so that callers can scale sample counts.
 	Cost float64
 
-	// prepare makes the inputs and returns the operation to time.
-	prepare func() (op func(class, i int), err error)
+	// prepare makes the inputs and returns the operation to time: Setup
+	// copies the class's input into the one buffer that Run reads.
+	prepare func() (dudect.Split, error)
 }
 
 // Name is "scheme/operation/path", unique among the targets.
@@ -99,7 +100,7 @@ func (t *Target) Run(n int, limit time.Duration) (dudect.Result, error) {
 	if err != nil {
 		return dudect.Result{}, fmt.Errorf("%s: %v", t.Name(), err)
 	}
-	return dudect.Analyze(dudect.MeasureWithin(n, limit, op)), nil
+	return dudect.Analyze(dudect.MeasureSplit(n, limit, op)), nil
 }
 
 // Check runs the target and, if a constant-time target gives |t| at or
@@ -151,7 +152,7 @@ func All() []*Target {
 				Scheme: "pake sampler", Operation: "Sample " + smp.String(), Path: path,
 				Classes:      [2]string{"inputs A0 reads few bytes for", "inputs A0 reads a 4th block for"},
 				ConstantTime: smp.ConstantTime(), Control: !smp.ConstantTime(), Cost: 0.1,
-				prepare: func() (func(int, int), error) { return samplerOp(smp) },
+				prepare: func() (dudect.Split, error) { return samplerOp(smp) },
 			})
 		}
 	}
@@ -167,7 +168,7 @@ func All() []*Target {
 				// passwords shows it depends on the fixed one: it is
 				// reported, never asserted either way.
 				ConstantTime: s.Sampler().ConstantTime(), Cost: 3,
-				prepare: func() (func(int, int), error) { return respondOp(s) },
+				prepare: func() (dudect.Split, error) { return respondOp(s) },
 			})
 		}
 	}
@@ -184,13 +185,13 @@ func All() []*Target {
 			Scheme: "control", Operation: "early-exit compare", Path: PathNone,
 			Classes:      [2]string{"inputs differing in byte 0", "equal inputs"},
 			ConstantTime: false, Control: true, Cost: 0.01,
-			prepare: func() (func(int, int), error) { return compareOp(earlyExitEqual), nil },
+			prepare: func() (dudect.Split, error) { return compareOp(earlyExitEqual), nil },
 		},
 		&Target{
 			Scheme: "control", Operation: "subtle.ConstantTimeCompare", Path: PathNone,
 			Classes:      [2]string{"inputs differing in byte 0", "equal inputs"},
 			ConstantTime: true, Cost: 0.01,
-			prepare: func() (func(int, int), error) {
+			prepare: func() (dudect.Split, error) {
 				return compareOp(func(a, b []byte) bool { return subtle.ConstantTimeCompare(a, b) == 1 }), nil
 			},
 		},
@@ -201,14 +202,14 @@ func All() []*Target {
 // aaOp is the A/A control: ML-KEM-768 decapsulation of the same inputs
 // in both classes. Whatever |t| it gives is the harness's noise floor on
 // this machine and path.
-func aaOp() (func(int, int), error) {
+func aaOp() (dudect.Split, error) {
 	s, err := kem.ByName("ML-KEM-768")
 	if err != nil {
-		return nil, err
+		return dudect.Split{}, err
 	}
 	dk, err := s.GenerateKey()
 	if err != nil {
-		return nil, err
+		return dudect.Split{}, err
 	}
 	ek := dk.EncapsulationKey()
 	op, err := decapOp(func() ([]byte, error) {
@@ -216,9 +217,11 @@ func aaOp() (func(int, int), error) {
 		return ct, nil
 	}, dk.Decapsulate)
 	if err != nil {
-		return nil, err
+		return dudect.Split{}, err
 	}
-	return func(_, i int) { op(0, i) }, nil
+	setup := op.Setup
+	op.Setup = func(_, i int) { setup(0, i) }
+	return op, nil
 }
 
 // Select returns the targets whose name contains any of the
@@ -269,13 +272,12 @@ func poolSize(size int) int {
 // classes from differing in a bit of the physical address (with huge
 // pages, alternate 4 KiB pages differ in bit 12, an L2 set-index bit).
 //
-// What remains: each input still sits on its own page, so it has its own
-// fixed timing offset, and a class's pool of 4096 does not average those
-// away at 10^6 measurements (|t| from that grows as sqrt(n / 4096)). That
-// is the likeliest cause of the |t| between 4.5 and 10 that some
-// constant-time targets show (SIDE_CHANNELS.md); the cure is to time
-// every input from one buffer, copying the class's input there before the
-// timer starts.
+// Each input still sat on its own page, with its own fixed timing offset,
+// and a class's pool of 4096 does not average those away at 10^6
+// measurements (|t| from that grows as sqrt(n / 4096)): the likeliest
+// cause of the |t| between 4.5 and 10 that some constant-time targets
+// showed (SIDE_CHANNELS.md). So the operations now read every input from
+// one buffer, into which dudect.Split's untimed Setup copies it.
 func slots(size int) [2][][]byte {
 	stride := (size + 4095) &^ 4095
 	count := poolSize(size)
@@ -305,7 +307,7 @@ func slots(size int) [2][][]byte {
 type decapsulator struct {
 	name    string
 	cost    float64
-	prepare func() (func(int, int), error)
+	prepare func() (dudect.Split, error)
 }
 
 // decapsulators lists every KEM: the registry, then the FrodoKEM sets that
@@ -315,10 +317,10 @@ func decapsulators() []decapsulator {
 	seen := make(map[string]bool)
 	for _, s := range kem.All() {
 		seen[strings.ToLower(s.Name())] = true
-		out = append(out, decapsulator{s.Name(), kemCost(s.Name()), func() (func(int, int), error) {
+		out = append(out, decapsulator{s.Name(), kemCost(s.Name()), func() (dudect.Split, error) {
 			dk, err := s.GenerateKey()
 			if err != nil {
-				return nil, err
+				return dudect.Split{}, err
 			}
 			ek := dk.EncapsulationKey()
 			return decapOp(func() ([]byte, error) {
@@ -331,10 +333,10 @@ func decapsulators() []decapsulator {
 		if seen[strings.ToLower(p.Name())] {
 			continue
 		}
-		out = append(out, decapsulator{p.Name(), kemCost(p.Name()), func() (func(int, int), error) {
+		out = append(out, decapsulator{p.Name(), kemCost(p.Name()), func() (dudect.Split, error) {
 			dk, err := p.GenerateKey()
 			if err != nil {
-				return nil, err
+				return dudect.Split{}, err
 			}
 			ek := dk.EncapsulationKey()
 			return decapOp(func() ([]byte, error) {
@@ -366,13 +368,14 @@ func kemCost(name string) float64 {
 // random bit flipped, checks that decapsulation tells them apart (the
 // valid ones give the encapsulated key, or at least keys that differ from
 // those of the tampered ones), and returns the decapsulation of class 0
-// (valid) or 1 (tampered) input i.
-func decapOp(encapsulate func() ([]byte, error), decapsulate func([]byte) ([]byte, error)) (func(int, int), error) {
+// (valid) or 1 (tampered) input i, copied first (untimed) into the one
+// buffer that every decapsulation reads.
+func decapOp(encapsulate func() ([]byte, error), decapsulate func([]byte) ([]byte, error)) (dudect.Split, error) {
 	var pool [2][][]byte
 	for i := 0; i == 0 || i < len(pool[0]); i++ {
 		ct, err := encapsulate()
 		if err != nil {
-			return nil, err
+			return dudect.Split{}, err
 		}
 		if i == 0 {
 			pool = slots(len(ct))
@@ -394,23 +397,25 @@ func decapOp(encapsulate func() ([]byte, error), decapsulate func([]byte) ([]byt
 				break
 			}
 			if try == 1000 {
-				return nil, fmt.Errorf("no one-bit change of a ciphertext decapsulates without an error")
+				return dudect.Split{}, fmt.Errorf("no one-bit change of a ciphertext decapsulates without an error")
 			}
 		}
 	}
 	k0, err := decapsulate(pool[0][0])
 	if err != nil {
-		return nil, err
+		return dudect.Split{}, err
 	}
 	k1, err := decapsulate(pool[1][0])
 	if err != nil {
-		return nil, err
+		return dudect.Split{}, err
 	}
 	if bytes.Equal(k0, k1) {
-		return nil, fmt.Errorf("a tampered ciphertext decapsulates to the valid one's key")
+		return dudect.Split{}, fmt.Errorf("a tampered ciphertext decapsulates to the valid one's key")
 	}
-	return func(class, i int) {
-		decapsulate(pool[class][i%len(pool[class])])
+	buf := make([]byte, len(pool[0][0]))
+	return dudect.Split{
+		Setup: func(class, i int) { copy(buf, pool[class][i%len(pool[class])]) },
+		Run:   func() { decapsulate(buf) },
 	}, nil
 }
 
@@ -465,19 +470,21 @@ func samplerSeeds() [2][]*[34]byte {
 	return pool
 }
 
-func samplerOp(smp pake.Sampler) (func(int, int), error) {
+func samplerOp(smp pake.Sampler) (dudect.Split, error) {
 	pool := samplerSeeds()
 	var out [256]uint16
-	return func(class, i int) {
-		smp.Sample(&out, pool[class][i%len(pool[class])])
+	var seed [34]byte
+	return dudect.Split{
+		Setup: func(class, i int) { seed = *pool[class][i%len(pool[class])] },
+		Run:   func() { smp.Sample(&out, &seed) },
 	}, nil
 }
 
-func respondOp(s *pake.Scheme) (func(int, int), error) {
+func respondOp(s *pake.Scheme) (dudect.Split, error) {
 	pw0, sid := dudect.RandomBytes(pake.PasswordSize), dudect.RandomBytes(32)
 	_, msg1, err := s.Start(pw0, sid)
 	if err != nil {
-		return nil, err
+		return dudect.Split{}, err
 	}
 	// Class 0 is copies of pw0, placed as class 1's random passwords are
 	// (see slots).
@@ -487,10 +494,12 @@ func respondOp(s *pake.Scheme) (func(int, int), error) {
 		copy(pws[1][i], dudect.RandomBytes(pake.PasswordSize))
 	}
 	if _, _, err := s.Respond(pw0, sid, msg1); err != nil {
-		return nil, err
+		return dudect.Split{}, err
 	}
-	return func(class, i int) {
-		s.Respond(pws[class][i%len(pws[class])], sid, msg1)
+	pw := make([]byte, pake.PasswordSize)
+	return dudect.Split{
+		Setup: func(class, i int) { copy(pw, pws[class][i%len(pws[class])]) },
+		Run:   func() { s.Respond(pw, sid, msg1) },
 	}, nil
 }
 
@@ -514,12 +523,12 @@ func earlyExitEqual(a, b []byte) bool {
 // sets: different (class 0) or equal (class 1). Both classes use the same
 // two buffers, so that no difference of address or alignment between the
 // classes' inputs can show up as a difference in time.
-func compareOp(equal func(a, b []byte) bool) func(int, int) {
+func compareOp(equal func(a, b []byte) bool) dudect.Split {
 	a := dudect.RandomBytes(1024)
 	b := bytes.Clone(a)
 	first := [2]byte{a[0] ^ 1, a[0]}
-	return func(class, i int) {
-		b[0] = first[class]
-		equal(a, b)
+	return dudect.Split{
+		Setup: func(class, i int) { b[0] = first[class] },
+		Run:   func() { equal(a, b) },
 	}
 }

@@ -74,6 +74,25 @@ func Measure(n int, op func(class, r int)) Times {
 // limit has passed (limit 0: no limit). The classes stay balanced within a
 // few measurements since their order is random.
 func MeasureWithin(n int, limit time.Duration, op func(class, r int)) Times {
+	var c, r int
+	return MeasureSplit(n, limit, Split{
+		Setup: func(class, rr int) { c, r = class, rr },
+		Run:   func() { op(c, r) },
+	})
+}
+
+// Split is an operation in two parts: Setup(class, r), which is not timed,
+// and Run, which is. Setup should put the class's input where Run reads
+// it, the same memory for both classes (copy it into one buffer), so that
+// the classes differ in nothing but the contents: not in addresses, not in
+// which inputs are in the cache.
+type Split struct {
+	Setup func(class, r int)
+	Run   func()
+}
+
+// MeasureSplit is MeasureWithin for an operation with an untimed setup.
+func MeasureSplit(n int, limit time.Duration, op Split) Times {
 	r := newRand()
 	order := classOrder(r, n)
 	index := make([]int32, len(order))
@@ -84,7 +103,8 @@ func MeasureWithin(n int, limit time.Duration, op func(class, r int)) Times {
 	defer runtime.UnlockOSThread()
 
 	for _, c := range classOrder(r, min(n, 1000)) {
-		op(int(c), int(r.Uint32()>>1))
+		op.Setup(int(c), int(r.Uint32()>>1))
+		op.Run()
 	}
 	runtime.GC()
 
@@ -96,9 +116,9 @@ func MeasureWithin(n int, limit time.Duration, op func(class, r int)) Times {
 		if limit > 0 && k%64 == 0 && time.Since(start) > limit {
 			break
 		}
-		i := int(index[k])
+		op.Setup(int(c), int(index[k]))
 		t0 := Now()
-		op(int(c), i)
+		op.Run()
 		t1 := Now()
 		times[c] = append(times[c], float64(t1-t0))
 	}
