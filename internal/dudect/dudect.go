@@ -27,7 +27,7 @@
 // the cropped tests discard the slow tail where interference lives; and
 // [Measure] locks the goroutine to its thread and collects garbage before
 // it starts. A |t| between 4.5 and 10 on a constant-time target is best
-// answered by running again (callers do, see Confirm in cttargets): a real
+// answered by running again (cttargets.Target.Check does): a real
 // leak comes back, a burst of noise does not.
 package dudect
 
