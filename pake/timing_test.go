@@ -1,17 +1,17 @@
 package pake
 
 import (
-	"bytes"
 	"crypto/rand"
 	"flag"
 	"math"
 	"os"
-	"slices"
 	"testing"
-	"time"
+
+	"github.com/pqkem/pqkem/internal/dudect"
 )
 
-// The timing test, in the style of dudect (Reparaz, Balasch, Verbauwhede,
+// The timing test, in the style of dudect, with the statistics of
+// internal/dudect (Reparaz, Balasch, Verbauwhede,
 // "Dude, is my code constant time?", 2017): time an operation on inputs
 // from two classes, interleaved in random order, and compare the two
 // distributions of running times with Welch's t-test, on the raw times and
@@ -38,70 +38,6 @@ var (
 	timingN         = flag.Int("timing-n", 100000, "TestTiming: measurements per sampler (Respond: a fifth)")
 	timingThreshold = flag.Float64("timing-threshold", 10, "TestTiming: fail if a constant-time target shows |t| above this")
 )
-
-// welch returns Welch's t statistic of two samples.
-func welch(a, b []float64) float64 {
-	mean := func(x []float64) (m, v float64) {
-		for _, y := range x {
-			m += y
-		}
-		m /= float64(len(x))
-		for _, y := range x {
-			v += (y - m) * (y - m)
-		}
-		return m, v / float64(len(x)-1)
-	}
-	ma, va := mean(a)
-	mb, vb := mean(b)
-	return (ma - mb) / math.Sqrt(va/float64(len(a))+vb/float64(len(b)))
-}
-
-// maxT returns the largest |t| over the raw times and the times cropped
-// at several percentiles of the pooled distribution, and the raw |t|.
-func maxT(times [2][]float64) (maxAbs, raw float64) {
-	pooled := slices.Concat(times[0], times[1])
-	slices.Sort(pooled)
-	raw = math.Abs(welch(times[0], times[1]))
-	maxAbs = raw
-	for _, p := range []float64{0.5, 0.75, 0.9, 0.95, 0.99} {
-		cut := pooled[int(p*float64(len(pooled)-1))]
-		var c [2][]float64
-		for k := range c {
-			for _, x := range times[k] {
-				if x <= cut {
-					c[k] = append(c[k], x)
-				}
-			}
-		}
-		if len(c[0]) > 10 && len(c[1]) > 10 {
-			maxAbs = max(maxAbs, math.Abs(welch(c[0], c[1])))
-		}
-	}
-	return maxAbs, raw
-}
-
-// measure prepares the input of each of n measurements with
-// prepare(class, i), the classes in random order, then runs op(i) on them
-// after a warm-up and returns the times of each class. Both classes' inputs
-// sit in the same arrays, so that memory effects fall on both alike.
-func measure(n int, prepare func(class, i int), op func(i int)) [2][]float64 {
-	classes := make([]byte, n)
-	rand.Read(classes)
-	for i := range n {
-		prepare(int(classes[i]&1), i)
-	}
-	for i := range min(n, 1000) {
-		op(i)
-	}
-	var times [2][]float64
-	for i := range n {
-		start := time.Now()
-		op(i)
-		d := time.Since(start)
-		times[classes[i]&1] = append(times[classes[i]&1], float64(d.Nanoseconds()))
-	}
-	return times
-}
 
 // slowSeed finds a seed for which A0 reads many more XOF bytes than usual.
 func slowSeed() [34]byte {
@@ -131,17 +67,27 @@ func TestTiming(t *testing.T) {
 	}
 	var results []result
 	for _, smp := range []Sampler{A0, A1, B0, C1} {
-		seeds := make([][34]byte, n)
+		// The class's seed is copied into one buffer before the timer
+		// starts, so the classes differ only in its contents.
+		// Both classes' Setup does the same work: a copy from a table.
+		var seed [34]byte
 		var out [256]uint16
-		times := measure(n, func(class, i int) {
-			if class == 0 {
-				seeds[i] = fixed
-			} else {
-				rand.Read(seeds[i][:])
-			}
-		}, func(i int) { smp.Sample(&out, &seeds[i]) })
-		tm, tr := maxT(times)
-		results = append(results, result{"sampler " + smp.String(), smp.ConstantTime(), tm, tr})
+		pool := make([][34]byte, 4096)
+		for i := range pool {
+			rand.Read(pool[i][:])
+		}
+		times := dudect.MeasureSplit(n, 0, dudect.Split{
+			Setup: func(class, r int) {
+				if class == 0 {
+					seed = fixed
+				} else {
+					seed = pool[r%len(pool)]
+				}
+			},
+			Run: func() { smp.Sample(&out, &seed) },
+		})
+		res := dudect.Analyze(times)
+		results = append(results, result{"sampler " + smp.String(), smp.ConstantTime(), res.T, math.Abs(res.RawT)})
 	}
 
 	nr := max(n/5, 1000)
@@ -149,16 +95,23 @@ func TestTiming(t *testing.T) {
 		s, _ := SchemeByName(name)
 		pw0, sid := randBytes(32), randBytes(32)
 		_, msg1, _ := s.Start(pw0, sid)
-		pws := make([][]byte, nr)
-		times := measure(nr, func(class, i int) {
-			if class == 0 {
-				pws[i] = bytes.Clone(pw0)
-			} else {
-				pws[i] = randBytes(32)
-			}
-		}, func(i int) { s.Respond(pws[i], sid, msg1) })
-		tm, tr := maxT(times)
-		results = append(results, result{"Respond " + name, s.Sampler().ConstantTime(), tm, tr})
+		pw := make([]byte, 32)
+		pool := make([][]byte, 4096)
+		for i := range pool {
+			pool[i] = randBytes(32)
+		}
+		times := dudect.MeasureSplit(nr, 0, dudect.Split{
+			Setup: func(class, r int) {
+				if class == 0 {
+					copy(pw, pw0)
+				} else {
+					copy(pw, pool[r%len(pool)])
+				}
+			},
+			Run: func() { s.Respond(pw, sid, msg1) },
+		})
+		res := dudect.Analyze(times)
+		results = append(results, result{"Respond " + name, s.Sampler().ConstantTime(), res.T, math.Abs(res.RawT)})
 	}
 	for _, r := range results {
 		verdict := "ok"
