@@ -280,36 +280,31 @@ func (k *keyFlags) options() (*keyfile.Options, error) {
 
 // readPrivateKey reads the private key in the file name.
 func (k *keyFlags) readPrivateKey(name string) (*keyfile.PrivateKey, error) {
-	opts, err := k.options()
-	if err != nil {
-		return nil, err
-	}
-	data, err := readInput(name)
-	if err != nil {
-		return nil, err
-	}
-	priv, err := keyfile.DecodePrivateKey(data, opts)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", displayName(name), err)
-	}
-	return priv, nil
+	return readKey(k, name, keyfile.DecodePrivateKey)
 }
 
 // readPublicKey reads the public key in the file name.
 func (k *keyFlags) readPublicKey(name string) (*keyfile.PublicKey, error) {
+	return readKey(k, name, keyfile.DecodePublicKey)
+}
+
+// readKey reads the file name and decodes it with decode and the options
+// of the flags.
+func readKey[K any](k *keyFlags, name string, decode func([]byte, *keyfile.Options) (K, error)) (K, error) {
+	var zero K
 	opts, err := k.options()
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	data, err := readInput(name)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	pub, err := keyfile.DecodePublicKey(data, opts)
+	key, err := decode(data, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", displayName(name), err)
+		return zero, fmt.Errorf("%s: %v", displayName(name), err)
 	}
-	return pub, nil
+	return key, nil
 }
 
 func displayName(name string) string {

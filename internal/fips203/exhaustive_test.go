@@ -69,9 +69,10 @@ func TestCompressConstants(t *testing.T) {
 	}
 }
 
-// TestCompressEveryWidth extends TestCompressExhaustive to every d that
-// compress and decompress document (1 <= d <= 11), not only those ML-KEM
-// uses.
+// TestCompressEveryWidth checks Compress_d and Decompress_d against their
+// definitions (FIPS 203, equations 4.7 and 4.8), computed here with exact
+// integer division, for every input and every d that compress and
+// decompress document (1 <= d <= 11), not only those ML-KEM uses.
 func TestCompressEveryWidth(t *testing.T) {
 	for d := uint8(1); d <= 11; d++ {
 		for x := range uint32(q) {

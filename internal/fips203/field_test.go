@@ -82,28 +82,6 @@ func TestShoupExhaustive(t *testing.T) {
 	check(nInverse, nInverseShoup)
 }
 
-// TestCompressExhaustive checks Compress_d and Decompress_d against their
-// definitions (FIPS 203, equations 4.7 and 4.8), computed here with exact
-// integer division, for every input and every d that ML-KEM uses.
-func TestCompressExhaustive(t *testing.T) {
-	for _, d := range []uint8{1, 4, 5, 10, 11} {
-		for x := range uint32(q) {
-			// round(2^d x / q) = floor((2^(d+1) x + q) / 2q)
-			want := uint16((uint32(2)<<d*x + q) / (2 * q) % (1 << d))
-			if got := compress(fieldElement(x), d); got != want {
-				t.Fatalf("compress(%d, %d) = %d, want %d", x, d, got, want)
-			}
-		}
-		for y := range uint32(1 << d) {
-			// round(q y / 2^d) = floor((2 q y + 2^d) / 2^(d+1))
-			want := fieldElement((2*q*y + 1<<d) >> (d + 1))
-			if got := decompress(uint16(y), d); got != want {
-				t.Fatalf("decompress(%d, %d) = %d, want %d", y, d, got, want)
-			}
-		}
-	}
-}
-
 func TestZetas(t *testing.T) {
 	// Spot values from FIPS 203, Appendix A.
 	if zetas[0] != 1 || zetas[1] != 1729 || zetas[127] != 2154 {
