@@ -56,7 +56,7 @@ func demo(w io.Writer, schemes []kem.Scheme) error {
 	fmt.Fprintf(w, "Key exchange between Alice and Bob with %d scheme(s). Fingerprints are the first\n", len(schemes))
 	fmt.Fprintf(w, "8 bytes of SHA-256 of the shared key; the shared key itself is never printed.\n")
 	fmt.Fprintf(w, "Times are of a single run (the first scheme's include start-up costs);\n")
-	fmt.Fprintf(w, "for measurements, run the benchmarks: go test -bench . ./mlkem\n")
+	fmt.Fprintf(w, "for measurements, run pqkem bench (or go test -bench . ./mlkem).\n")
 	var failed []string
 	for _, s := range schemes {
 		fmt.Fprintln(w)
