@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/pqkem/pqkem/internal/fips203"
 	"github.com/pqkem/pqkem/internal/keccak"
 )
 
@@ -232,7 +233,7 @@ func sampleA0(out *[256]uint16, seed *[34]byte) {
 	var b [keccak.Rate128]byte
 	for j := 0; j < n; {
 		h.Read(b[:])
-		j = rejectA0(out, j, b[:])
+		j = fips203.RejectionSample(out, j, b[:])
 	}
 }
 
@@ -250,7 +251,7 @@ func sampleA0x4(out *[4]*[256]uint16, seeds *[4][34]byte) {
 	for {
 		done := true
 		for l := range 4 {
-			cnt[l] = rejectA0(out[l], cnt[l], bs[l])
+			cnt[l] = fips203.RejectionSample(out[l], cnt[l], bs[l])
 			done = done && cnt[l] == n
 		}
 		if done {
@@ -261,24 +262,6 @@ func sampleA0x4(out *[4]*[256]uint16, seeds *[4][34]byte) {
 		}
 		x.SqueezeBlocks(&bs)
 	}
-}
-
-// rejectA0 continues FIPS 203 rejection sampling into out from slot j with
-// the bytes b (a multiple of 3), and returns the new count.
-func rejectA0(out *[256]uint16, j int, b []byte) int {
-	for i := 0; i+3 <= len(b) && j < n; i += 3 {
-		d1 := uint16(b[i]) | uint16(b[i+1]&0x0f)<<8
-		d2 := uint16(b[i+1])>>4 | uint16(b[i+2])<<4
-		if d1 < q {
-			out[j] = d1
-			j++
-		}
-		if d2 < q && j < n {
-			out[j] = d2
-			j++
-		}
-	}
-	return j
 }
 
 // SampleMatrix sets a[i*k+j] to the sampler's output for rho || i || j, for

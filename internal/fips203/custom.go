@@ -39,3 +39,14 @@ func WithSampler(base *Params, name string, sample MatrixSampler) *Params {
 	}
 	return &p
 }
+
+// RejectionSample continues the rejection sampling of FIPS 203 SampleNTT
+// (Algorithm 7, lines 5 to 12): it parses b, three bytes at a time, into
+// out from slot k until 256 coefficients are accepted or b runs out, and
+// returns the new count. It is the one parse of SampleNTT in the code base,
+// exported for package pake's sampler A0. Its running time depends on b:
+// it is meant for public data (ML-KEM's rho) or for A0, which is variable
+// time by definition.
+func RejectionSample(out *[256]uint16, k int, b []byte) int {
+	return rejectionSample((*nttElement)(out), k, b)
+}
