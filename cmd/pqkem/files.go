@@ -101,7 +101,8 @@ func checkOutputs(force bool, files ...outFile) error {
 // writeOutputs writes every file: each through a temporary file in the
 // same directory, synced, given its mode, then renamed into place (or
 // linked, without force, so that an existing file is never replaced).
-// Either all files are written or, on error, none is left behind. Outputs
+// Either all files are written or, on error, no new file is left behind
+// (one that -force already replaced keeps its new contents). Outputs
 // named "-" go to standard output, after the files.
 func writeOutputs(out *output, force bool, files ...outFile) error {
 	if err := checkOutputs(force, files...); err != nil {
@@ -126,19 +127,26 @@ func writeOutputs(out *output, force bool, files ...outFile) error {
 		}
 		temps = append(temps, tmp)
 	}
-	var done []string
+	// created are the outputs this call made where no file was before:
+	// the ones a failure removes again. A file that -force replaced is
+	// left as written, since its old contents are gone.
+	var created []string
 	for i, f := range files {
 		if f.name == "-" {
 			continue
 		}
+		_, statErr := os.Lstat(f.name)
+		existed := statErr == nil
 		if err := commit(temps[i], f.name, force); err != nil {
-			for _, name := range done {
+			for _, name := range created {
 				os.Remove(name)
 			}
 			return err
 		}
 		temps[i] = ""
-		done = append(done, f.name)
+		if !existed {
+			created = append(created, f.name)
+		}
 		syncDir(filepath.Dir(f.name))
 	}
 	for _, f := range files {

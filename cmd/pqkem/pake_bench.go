@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
-	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -64,7 +63,7 @@ func pakeBench(out *output, rounds int, sample time.Duration) error {
 		var m [4]float64
 		for i := range m {
 			if rw.times[i] != nil {
-				m[i] = pakeMedian(rw.times[i])
+				m[i] = median(rw.times[i])
 			}
 		}
 		for i, smp := range pake.Samplers {
@@ -148,18 +147,9 @@ func pakeTimeOp(op func(), sample time.Duration) float64 {
 		t1 := time.Now()
 		ts = append(ts, float64(t1.Sub(t0).Nanoseconds()))
 		if t1.Sub(start) >= sample && len(ts) >= 3 {
-			return pakeMedian(ts)
+			return median(ts)
 		}
 	}
-}
-
-func pakeMedian(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // init gives 'pqkem bench' a -pake flag that runs pakeBench with its
