@@ -146,7 +146,9 @@ func (dk *DecapsulationKey{{.N}}) Decapsulate(ciphertext []byte) (sharedKey []by
 // EncapsulationKey returns the public encapsulation key necessary to produce
 // ciphertexts.
 func (dk *DecapsulationKey{{.N}}) EncapsulationKey() *EncapsulationKey{{.N}} {
-	return &EncapsulationKey{{.N}}{key: *dk.key.EncapsulationKey()}
+	// Keys never change once made, so the encapsulation key can share the
+	// parsed state (the matrix included) with dk instead of copying it.
+	return &EncapsulationKey{{.N}}{key: dk.key.EncapsulationKey()}
 }
 
 // Encapsulator returns the encapsulation key, like
@@ -164,7 +166,7 @@ func (dk *DecapsulationKey{{.N}}) Encapsulator() crypto.Encapsulator {
 //
 // It implements [crypto.Encapsulator].
 type EncapsulationKey{{.N}} struct {
-	key fips203.EncapsulationKey
+	key *fips203.EncapsulationKey
 }
 
 var _ crypto.Encapsulator = (*EncapsulationKey{{.N}})(nil)
@@ -173,8 +175,14 @@ var _ crypto.Encapsulator = (*EncapsulationKey{{.N}})(nil)
 // with the input check of FIPS 203, section 7.2 (length and modulus). If the
 // encapsulation key is not valid, it returns an error.
 func NewEncapsulationKey{{.N}}(encapsulationKey []byte) (*EncapsulationKey{{.N}}, error) {
-	ek := new(EncapsulationKey{{.N}})
-	if err := fips203.NewEncapsulationKey(&ek.key, fips203.{{.Params}}, encapsulationKey); err != nil {
+	// One allocation holds both the wrapper and the parsed key.
+	k := new(struct {
+		ek  EncapsulationKey{{.N}}
+		key fips203.EncapsulationKey
+	})
+	ek := &k.ek
+	ek.key = &k.key
+	if err := fips203.NewEncapsulationKey(ek.key, fips203.{{.Params}}, encapsulationKey); err != nil {
 		return nil, err
 	}
 	return ek, nil

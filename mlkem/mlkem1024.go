@@ -101,7 +101,9 @@ func (dk *DecapsulationKey1024) Decapsulate(ciphertext []byte) (sharedKey []byte
 // EncapsulationKey returns the public encapsulation key necessary to produce
 // ciphertexts.
 func (dk *DecapsulationKey1024) EncapsulationKey() *EncapsulationKey1024 {
-	return &EncapsulationKey1024{key: *dk.key.EncapsulationKey()}
+	// Keys never change once made, so the encapsulation key can share the
+	// parsed state (the matrix included) with dk instead of copying it.
+	return &EncapsulationKey1024{key: dk.key.EncapsulationKey()}
 }
 
 // Encapsulator returns the encapsulation key, like
@@ -119,7 +121,7 @@ func (dk *DecapsulationKey1024) Encapsulator() crypto.Encapsulator {
 //
 // It implements [crypto.Encapsulator].
 type EncapsulationKey1024 struct {
-	key fips203.EncapsulationKey
+	key *fips203.EncapsulationKey
 }
 
 var _ crypto.Encapsulator = (*EncapsulationKey1024)(nil)
@@ -128,8 +130,14 @@ var _ crypto.Encapsulator = (*EncapsulationKey1024)(nil)
 // with the input check of FIPS 203, section 7.2 (length and modulus). If the
 // encapsulation key is not valid, it returns an error.
 func NewEncapsulationKey1024(encapsulationKey []byte) (*EncapsulationKey1024, error) {
-	ek := new(EncapsulationKey1024)
-	if err := fips203.NewEncapsulationKey(&ek.key, fips203.MLKEM1024, encapsulationKey); err != nil {
+	// One allocation holds both the wrapper and the parsed key.
+	k := new(struct {
+		ek  EncapsulationKey1024
+		key fips203.EncapsulationKey
+	})
+	ek := &k.ek
+	ek.key = &k.key
+	if err := fips203.NewEncapsulationKey(ek.key, fips203.MLKEM1024, encapsulationKey); err != nil {
 		return nil, err
 	}
 	return ek, nil

@@ -115,12 +115,19 @@ func NewDecapsulationKeyExpanded(dk *DecapsulationKey, p *Params, b []byte) erro
 
 	// The hash and the encapsulation key are public values, so comparing
 	// them in variable time is safe; use subtle anyway, as it costs nothing.
-	h := sha3.Sum256(ekBytes)
+	// Parsing the encapsulation key computes H(ek) once for both uses; a
+	// hash mismatch is reported before a modulus error, as FIPS 203
+	// section 7.3 orders the checks.
+	errEK := NewEncapsulationKey(&dk.ek, p, ekBytes)
+	h := dk.ek.h
+	if errEK != nil {
+		h = sha3.Sum256(ekBytes) // not computed by the failed parse
+	}
 	if subtle.ConstantTimeCompare(h[:], hBytes) != 1 {
 		return errors.New("mlkem: invalid decapsulation key: H(ek) does not match the encapsulation key")
 	}
-	if err := NewEncapsulationKey(&dk.ek, p, ekBytes); err != nil {
-		return err
+	if errEK != nil {
+		return errEK
 	}
 	valid := 1
 	for i := range k {
