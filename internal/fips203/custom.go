@@ -1,9 +1,10 @@
 package fips203
 
 // Parameter sets with a different matrix sampler, for the PAKE protocols
-// (package pake). NoIC[ML-KEM] expands Â with a constant-time variant of
-// SampleNTT in key generation, encapsulation and the re-encryption in
-// decapsulation; everything else is FIPS 203.
+// (package pake). The matrix Â held by the keys of such a parameter set
+// (used in key generation, encapsulation and the re-encryption in
+// decapsulation) is expanded with a constant-time variant of SampleNTT;
+// everything else is FIPS 203.
 
 // MatrixSampler fills out[e] with the polynomial derived from the 34-byte
 // XOF input seeds[e], for every e. The matrix calls it once per expansion

@@ -77,9 +77,6 @@ func samplePRFs(s *[32]byte, f []*ringElement, eta []int) {
 				}
 			}
 		}
-		if i >= len(f) {
-			return
-		}
 	}
 	for ; i < len(f); i++ {
 		samplePRF(f[i], s, byte(i), eta[i])

@@ -14,15 +14,13 @@ type Params struct {
 	du, dv uint8
 	// sampleMatrix expands Â. The ML-KEM parameter sets use FIPS 203
 	// SampleNTT (sampleMatrixFIPS, four entries at a time); the PAKE
-	// protocols plug in constant-time variants, per entry with
-	// sampleMatrixWith or batched.
+	// protocols plug in batched constant-time variants with WithSampler.
 	sampleMatrix sampleMatrixFunc
 }
 
 const (
-	maxK   = 4
-	eta2   = 2
-	seedSz = 32
+	maxK = 4
+	eta2 = 2
 
 	// SharedKeySize is the size of an ML-KEM shared secret.
 	SharedKeySize = 32

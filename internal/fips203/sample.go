@@ -14,23 +14,6 @@ import (
 // the four-way SHAKE128.
 type sampleMatrixFunc func(a *[maxK * maxK]nttElement, rho *[32]byte, k int)
 
-// sampleNTTFunc fills a with the NTT element that the matrix entry (i, j) of
-// Â is derived from: FIPS 203 SampleNTT(rho || j || i), or a variant that
-// produces the same values in constant time (the PAKE samplers).
-type sampleNTTFunc func(a *nttElement, rho *[32]byte, j, i byte)
-
-// sampleMatrixWith returns a sampleMatrixFunc that samples the entries one at
-// a time with f: the seam for samplers that have no batched form.
-func sampleMatrixWith(f sampleNTTFunc) sampleMatrixFunc {
-	return func(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
-		for i := range k {
-			for j := range k {
-				f(&a[i*k+j], rho, byte(i), byte(j))
-			}
-		}
-	}
-}
-
 // sampleMatrixFIPS expands Â with FIPS 203 SampleNTT. With the four-way AVX2
 // Keccak it samples four entries at a time (k = 2: 4, k = 3: 4 + 4 + 1, k =
 // 4: 4 x 4), the last odd entry with one crypto/sha3 state; otherwise entry

@@ -27,6 +27,22 @@ func bothPaths(t *testing.T, f func(t *testing.T)) {
 	})
 }
 
+// sampleNTTFunc fills a with the NTT element that the matrix entry (i, j) of
+// Â is derived from: FIPS 203 SampleNTT(rho || j || i).
+type sampleNTTFunc func(a *nttElement, rho *[32]byte, j, i byte)
+
+// sampleMatrixWith returns a sampleMatrixFunc that samples the entries one at
+// a time with f: the seam for samplers that have no batched form.
+func sampleMatrixWith(f sampleNTTFunc) sampleMatrixFunc {
+	return func(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
+		for i := range k {
+			for j := range k {
+				f(&a[i*k+j], rho, byte(i), byte(j))
+			}
+		}
+	}
+}
+
 // sampleNTTRef is Algorithm 7 as FIPS 203 writes it, one SHAKE128 block at
 // a time and one candidate at a time. It also returns the number of blocks
 // it read.

@@ -7,7 +7,7 @@
 //
 // A single SHAKE state is crypto/sha3: the standard library already has an
 // assembly Keccak-f[1600] on amd64, and a second scalar implementation here
-// would only be slower or the same. NewSHAKE128 and NewSHAKE256 return it.
+// would only be slower or the same. Callers use crypto/sha3 directly for it.
 //
 // # Four states
 //
@@ -33,11 +33,7 @@
 // same number of bytes from the four lanes.
 package keccak
 
-import (
-	"crypto/sha3"
-
-	"github.com/pqkem/pqkem/internal/cpuid"
-)
+import "github.com/pqkem/pqkem/internal/cpuid"
 
 // Rates in bytes: SHAKE128 absorbs and squeezes 168 bytes per permutation,
 // SHAKE256 136.
@@ -45,12 +41,6 @@ const (
 	Rate128 = 168
 	Rate256 = 136
 )
-
-// NewSHAKE128 returns a single-state SHAKE128, from crypto/sha3.
-func NewSHAKE128() *sha3.SHAKE { return sha3.NewSHAKE128() }
-
-// NewSHAKE256 returns a single-state SHAKE256, from crypto/sha3.
-func NewSHAKE256() *sha3.SHAKE { return sha3.NewSHAKE256() }
 
 // Accelerated reports whether X4 runs the four-way AVX2 permutation (and so
 // costs about one single-state permutation per block for four), rather than
