@@ -7,20 +7,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
 // Differential tests of sample_amd64.s against the Go twins.
 
-func skipNoAVX2(t testing.TB) {
-	if !cpuid.HasAVX2() {
-		t.Skip("no AVX2 on this CPU")
-	}
-}
-
 func TestRejUniformAVX2(t *testing.T) {
-	skipNoAVX2(t)
+	requireAVX2(t)
 	rng := rand.NewChaCha8([32]byte{21})
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := range 5000 {
@@ -62,7 +54,7 @@ func FuzzRejUniformAVX2(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{0xff, 0xff, 0x0c}, 100), uint8(200))
 	f.Add(bytes.Repeat([]byte{0x00, 0x1d, 0xd0}, 168), uint8(17))
 	f.Fuzz(func(t *testing.T, b []byte, k0 uint8) {
-		skipNoAVX2(t)
+		requireAVX2(t)
 		b = b[:len(b)/3*3]
 		var got, want nttElement
 		kg, used := rejUniformAVX2((*[n]uint16)(&got), int(k0), b)
@@ -86,7 +78,7 @@ func FuzzRejUniformAVX2(f *testing.F) {
 // BenchmarkRejUniformAVX2 parses three SHAKE128 blocks with the assembly
 // alone.
 func BenchmarkRejUniformAVX2(b *testing.B) {
-	skipNoAVX2(b)
+	requireAVX2(b)
 	buf := make([]byte, 3*168)
 	rand.NewChaCha8([32]byte{}).Read(buf)
 	var a nttElement
