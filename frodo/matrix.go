@@ -52,7 +52,7 @@ func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 type rowBuf struct {
 	rows [4][maxN]uint16
 	// bytes is scratch space for SHAKE128 rows where the rows cannot be
-	// squeezed into directly (big-endian or purego builds).
+	// squeezed into directly (non-amd64 or purego builds).
 	bytes rowScratch
 	// aes is the crypto/aes path's input and output blocks, allocated on
 	// first use: it goes through the cipher.Block interface, so it is on

@@ -123,7 +123,9 @@ func (e *ecPart) randomLen() int {
 
 // keyFromStream returns the first candidate read from xof that is a valid
 // private key, as draft-ietf-hpke-pq's key expansion (and crypto/hpke)
-// does. For X25519 that is always the first.
+// does. For X25519 that is always the first. The loop's length depends on
+// the secret stream only through candidates that are discarded (not valid
+// scalars), which reveals nothing about the key that is kept.
 func (e *ecPart) keyFromStream(xof io.Reader) *ecdh.PrivateKey {
 	b := make([]byte, e.scalarSize)
 	for {

@@ -21,8 +21,9 @@ func init() {
 	}
 }
 
-// HPKEScheme is implemented by the schemes that have an HPKE KEM
-// identifier (X-Wing, MLKEM768-P256, MLKEM1024-P384).
+// HPKEScheme is implemented by every hybrid; HPKEID's ok says whether the
+// scheme has an HPKE KEM identifier (X-Wing, MLKEM768-P256, MLKEM1024-P384
+// do).
 type HPKEScheme interface {
 	Scheme
 	// HPKEID returns the HPKE KEM identifier, and false if the scheme has
@@ -30,8 +31,9 @@ type HPKEScheme interface {
 	HPKEID() (id uint16, ok bool)
 }
 
-// TLSGroupScheme is implemented by the schemes that are TLS key-share
-// groups (X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024).
+// TLSGroupScheme is implemented by every hybrid; its ok result says
+// whether the scheme is a TLS key-share group (X25519MLKEM768,
+// SecP256r1MLKEM768, SecP384r1MLKEM1024 are).
 type TLSGroupScheme interface {
 	Scheme
 	// TLSGroup returns the TLS supported-group codepoint, and false if

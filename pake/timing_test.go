@@ -15,8 +15,9 @@ import (
 // "Dude, is my code constant time?", 2017): time an operation on inputs
 // from two classes, interleaved in random order, and compare the two
 // distributions of running times with Welch's t-test, on the raw times and
-// on the times below several percentiles (which removes the long tail that
-// interrupts and other processes add). |t| above 4.5 suggests a
+// on the times below dudect's percentiles (which removes the long tail that
+// interrupts and other processes add), and on the squared deviations (the
+// second-order test). |t| above 4.5 suggests a
 // dependence on the class; dudect takes |t| > 10 as a clear leak.
 //
 // It runs only when asked, being slow and sensitive to machine noise, with

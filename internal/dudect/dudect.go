@@ -166,16 +166,11 @@ func welchFrom(ma, va float64, na int, mb, vb float64, nb int) float64 {
 
 // meanVar returns the mean and the unbiased variance of x (Welford).
 func meanVar(x []float64) (mean, variance float64) {
-	var m2 float64
-	for i, v := range x {
-		d := v - mean
-		mean += d / float64(i+1)
-		m2 += d * (v - mean)
+	var w welford
+	for _, v := range x {
+		w.add(v)
 	}
-	if len(x) > 1 {
-		variance = m2 / float64(len(x)-1)
-	}
-	return mean, variance
+	return w.mean, w.variance()
 }
 
 // Crops are the percentiles at which Analyze crops the pooled times:

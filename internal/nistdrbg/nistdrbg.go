@@ -18,10 +18,9 @@ const SeedSize = 48
 // DRBG is the state of one AES-256 CTR DRBG: Key, V and the reseed
 // counter of rng.c.
 type DRBG struct {
-	key           [32]byte
-	v             [16]byte
-	block         cipher.Block
-	reseedCounter int
+	key   [32]byte
+	v     [16]byte
+	block cipher.Block
 }
 
 // New returns a DRBG initialized as randombytes_init(entropy, personalization, 256):
@@ -38,7 +37,6 @@ func New(entropy, personalization []byte) *DRBG {
 	d := new(DRBG)
 	d.setKey()
 	d.update(&material)
-	d.reseedCounter = 1
 	return d
 }
 
@@ -88,7 +86,6 @@ func (d *DRBG) Read(b []byte) (int, error) {
 		copy(b[o:], block[:])
 	}
 	d.update(nil)
-	d.reseedCounter++
 	return len(b), nil
 }
 
