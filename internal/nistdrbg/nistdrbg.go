@@ -15,8 +15,8 @@ import (
 // SeedSize is the size of the entropy input: 48 bytes.
 const SeedSize = 48
 
-// DRBG is the state of one AES-256 CTR DRBG: Key, V and the reseed
-// counter of rng.c.
+// DRBG is the state of one AES-256 CTR DRBG: Key and V of rng.c (its
+// reseed counter is never read, so it is not kept).
 type DRBG struct {
 	key   [32]byte
 	v     [16]byte
