@@ -25,6 +25,7 @@ type MatrixSampler func(out []*[256]uint16, seeds [][34]byte)
 func WithSampler(base *Params, name string, sample MatrixSampler) *Params {
 	p := *base
 	p.name = name
+	p.fipsMatrix = false
 	p.sampleMatrix = func(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
 		var seeds [maxK * maxK][34]byte
 		var out [maxK * maxK]*[256]uint16

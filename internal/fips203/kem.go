@@ -6,13 +6,18 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+
+	"github.com/pqkem/pqkem/internal/keccak"
 )
 
 // The ML-KEM key-encapsulation mechanism, FIPS 203 sections 6 and 7.
 
 // EncapsulationKey is a parsed ML-KEM encapsulation key.
+//
+// The key holds no pointers, so the garbage collector need not scan its
+// 10 KiB: it names its parameter set by the module rank k.
 type EncapsulationKey struct {
-	p  *Params
+	k  uint8 // the parameter set is byRank[k]
 	ex encryptionKey
 	h  [32]byte // H(ek)
 }
@@ -28,11 +33,16 @@ type DecapsulationKey struct {
 	hasSeed bool
 }
 
-// Params returns the key's parameter set.
-func (ek *EncapsulationKey) Params() *Params { return ek.p }
+// byRank maps the module rank k to the FIPS 203 parameter set.
+var byRank = [maxK + 1]*Params{2: MLKEM512, 3: MLKEM768, 4: MLKEM1024}
 
-// Params returns the key's parameter set.
-func (dk *DecapsulationKey) Params() *Params { return dk.ek.p }
+// Params returns the key's FIPS 203 parameter set (for a key made with a
+// parameter set from WithSampler, the one it was copied from), or nil for
+// the zero value.
+func (ek *EncapsulationKey) Params() *Params { return byRank[ek.k%(maxK+1)] }
+
+// Params returns the key's FIPS 203 parameter set, as EncapsulationKey.Params.
+func (dk *DecapsulationKey) Params() *Params { return dk.ek.Params() }
 
 // EncapsulationKey returns the encapsulation key that belongs to dk.
 func (dk *DecapsulationKey) EncapsulationKey() *EncapsulationKey { return &dk.ek }
@@ -48,7 +58,7 @@ func (dk *DecapsulationKey) Seed(b []byte) []byte {
 
 // Bytes appends the encapsulation key encoding ByteEncode12(t̂) || rho to b.
 func (ek *EncapsulationKey) Bytes(b []byte) []byte {
-	for i := range ek.p.k {
+	for i := range int(ek.k) {
 		b = byteEncode12(b, &ek.ex.t[i])
 	}
 	return append(b, ek.ex.rho[:]...)
@@ -57,7 +67,7 @@ func (ek *EncapsulationKey) Bytes(b []byte) []byte {
 // ExpandedBytes appends the FIPS 203 decapsulation key encoding
 // ByteEncode12(ŝ) || ek || H(ek) || z to b (Algorithm 16, line 3).
 func (dk *DecapsulationKey) ExpandedBytes(b []byte) []byte {
-	for i := range dk.ek.p.k {
+	for i := range int(dk.ek.k) {
 		b = byteEncode12(b, &dk.dx.s[i])
 	}
 	b = dk.ek.Bytes(b)
@@ -76,10 +86,15 @@ func GenerateKey(dk *DecapsulationKey, p *Params) {
 
 // KeyGenInternal implements ML-KEM.KeyGen_internal (FIPS 203, Algorithm 16).
 func KeyGenInternal(dk *DecapsulationKey, p *Params, d, z *[32]byte) {
-	dk.ek.p = p
-	pkeKeyGen(p, &dk.ek.ex, &dk.dx, d)
-	var ekBuf [maxEncapsulationKeySize]byte
-	dk.ek.h = sha3.Sum256(dk.ek.Bytes(ekBuf[:0]))
+	dk.ek.k = uint8(p.k)
+	if keccak.Accelerated() {
+		sigma := pkeSeeds(p, &dk.ek.ex, d)
+		dk.ek.h = keyGenX4(p, &dk.ek.ex, &dk.dx, &sigma)
+	} else {
+		pkeKeyGen(p, &dk.ek.ex, &dk.dx, d)
+		var ekBuf [maxEncapsulationKeySize]byte
+		dk.ek.h = sha3.Sum256(dk.ek.Bytes(ekBuf[:0]))
+	}
 	dk.z = *z
 	dk.d = *d
 	dk.hasSeed = true
@@ -153,15 +168,19 @@ func NewEncapsulationKey(ek *EncapsulationKey, p *Params, b []byte) error {
 	if len(b) != p.EncapsulationKeySize() {
 		return fmt.Errorf("mlkem: invalid %s encapsulation key length %d, want %d", p.name, len(b), p.EncapsulationKeySize())
 	}
-	ek.p = p
+	ek.k = uint8(p.k)
 	for i := range p.k {
 		if err := byteDecode12Check(&ek.ex.t[i], b[encodingSize12*i:]); err != nil {
 			return fmt.Errorf("mlkem: invalid %s encapsulation key: polynomial %d: %w", p.name, i, err)
 		}
 	}
 	copy(ek.ex.rho[:], b[encodingSize12*p.k:])
-	ek.h = sha3.Sum256(b)
-	expandMatrix(p, &ek.ex)
+	if keccak.Accelerated() {
+		ek.h = parseX4(p, &ek.ex, b)
+	} else {
+		ek.h = sha3.Sum256(b)
+		expandMatrix(p, &ek.ex)
+	}
 	return nil
 }
 
@@ -182,14 +201,14 @@ func (ek *EncapsulationKey) EncapsulateInternal(K *[SharedKeySize]byte, c []byte
 	copy(gIn[32:], ek.h[:])
 	g := sha3.Sum512(gIn[:])
 	copy(K[:], g[:32])
-	return pkeEncrypt(ek.p, c, &ek.ex, m, (*[32]byte)(g[32:]))
+	return pkeEncrypt(ek.Params(), c, &ek.ex, m, (*[32]byte)(g[32:]))
 }
 
 // Decapsulate implements ML-KEM.Decaps (FIPS 203, Algorithm 21): the length
 // check of section 7.3, then Decaps_internal. A wrong ciphertext of the
 // right length is not an error: it yields the implicit-rejection key.
 func (dk *DecapsulationKey) Decapsulate(K *[SharedKeySize]byte, c []byte) error {
-	p := dk.ek.p
+	p := dk.Params()
 	if p == nil {
 		return errors.New("mlkem: uninitialized decapsulation key")
 	}
@@ -205,7 +224,7 @@ func (dk *DecapsulationKey) Decapsulate(K *[SharedKeySize]byte, c []byte) error 
 // c is valid: the re-encryption is compared in full with subtle and the key
 // is selected with a mask.
 func (dk *DecapsulationKey) decapsulateInternal(K *[SharedKeySize]byte, c []byte) {
-	p := dk.ek.p
+	p := dk.Params()
 	var m [MessageSize]byte
 	pkeDecrypt(p, &m, &dk.dx, c)
 

@@ -83,18 +83,23 @@ func samplePRFs(s *[32]byte, f []*ringElement, eta []int) {
 	}
 }
 
+// pkeSeeds is lines 1 and 2 of K-PKE.KeyGen (FIPS 203, Algorithm 13):
+// (rho, sigma) = G(d || k). It sets ex.rho and returns sigma.
+func pkeSeeds(p *Params, ex *encryptionKey, d *[32]byte) (sigma [32]byte) {
+	var gIn [33]byte
+	copy(gIn[:], d[:])
+	gIn[32] = byte(p.k) // domain separation by k (final FIPS 203)
+	g := sha3.Sum512(gIn[:])
+	copy(ex.rho[:], g[:32])
+	copy(sigma[:], g[32:])
+	return sigma
+}
+
 // pkeKeyGen implements K-PKE.KeyGen (FIPS 203, Algorithm 13) from the seed d,
 // filling ex and dx.
 func pkeKeyGen(p *Params, ex *encryptionKey, dx *decryptionKey, d *[32]byte) {
 	k := p.k
-	var gIn [33]byte
-	copy(gIn[:], d[:])
-	gIn[32] = byte(k) // domain separation by k (final FIPS 203)
-	g := sha3.Sum512(gIn[:])
-	copy(ex.rho[:], g[:32])
-	var sigma [32]byte
-	copy(sigma[:], g[32:])
-
+	sigma := pkeSeeds(p, ex, d)
 	expandMatrix(p, ex)
 
 	// Lines 8 to 15: ŝ[i] = SamplePolyCBD_eta1(PRF_eta1(sigma, N)) for

@@ -16,6 +16,9 @@ type Params struct {
 	// SampleNTT (sampleMatrixFIPS, four entries at a time); the PAKE
 	// protocols plug in batched constant-time variants with WithSampler.
 	sampleMatrix sampleMatrixFunc
+	// fipsMatrix says that sampleMatrix is FIPS 203 SampleNTT, which the
+	// four-lane schedule of key generation (schedule.go) can run itself.
+	fipsMatrix bool
 }
 
 const (
@@ -31,9 +34,9 @@ const (
 )
 
 var (
-	MLKEM512  = &Params{name: "ML-KEM-512", k: 2, eta1: 3, du: 10, dv: 4, sampleMatrix: sampleMatrixFIPS}
-	MLKEM768  = &Params{name: "ML-KEM-768", k: 3, eta1: 2, du: 10, dv: 4, sampleMatrix: sampleMatrixFIPS}
-	MLKEM1024 = &Params{name: "ML-KEM-1024", k: 4, eta1: 2, du: 11, dv: 5, sampleMatrix: sampleMatrixFIPS}
+	MLKEM512  = &Params{name: "ML-KEM-512", k: 2, eta1: 3, du: 10, dv: 4, sampleMatrix: sampleMatrixFIPS, fipsMatrix: true}
+	MLKEM768  = &Params{name: "ML-KEM-768", k: 3, eta1: 2, du: 10, dv: 4, sampleMatrix: sampleMatrixFIPS, fipsMatrix: true}
+	MLKEM1024 = &Params{name: "ML-KEM-1024", k: 4, eta1: 2, du: 11, dv: 5, sampleMatrix: sampleMatrixFIPS, fipsMatrix: true}
 )
 
 // Name is the parameter set's name as FIPS 203 writes it.

@@ -1,0 +1,300 @@
+package fips203
+
+import (
+	"github.com/pqkem/pqkem/internal/keccak"
+)
+
+// The Keccak work of key generation and of parsing an encapsulation key,
+// scheduled on the four lanes of the AVX2 permutation.
+//
+// Key generation hashes the encapsulation key, SHA3-256 over 384k + 32
+// bytes: 6 to 12 permutations in a chain that no batching can shorten, and
+// that can only start once a row of t̂ exists. Run one state at a time, the
+// chain costs as much as the whole matrix. Here it runs in one lane of the
+// four-way permutation while the other three sample matrix entries and
+// noise polynomials, so it is nearly free: each block of ek is absorbed as
+// soon as the rows of t̂ that cover it are computed, and the matrix and
+// noise jobs are ordered so that the rows come as early as possible.
+// Parsing an encapsulation key does the same with all of ek known from the
+// start.
+//
+// Which lane runs what, and when, depends only on the order of the jobs
+// (fixed) and on how many blocks each matrix entry needs (a function of
+// rho, which is public). The noise, which is secret, is sampled in a fixed
+// number of blocks.
+
+// laneKind says what a lane of the schedule is doing.
+type laneKind uint8
+
+const (
+	laneIdle   laneKind = iota
+	laneMatrix          // SHAKE128 for SampleNTT, one matrix entry
+	laneNoise           // SHAKE256 for PRF_eta, one noise polynomial
+	laneHash            // SHA3-256, the hash of the encapsulation key
+)
+
+type laneJob struct {
+	kind  laneKind
+	index uint8 // the matrix entry e, or the noise counter N
+}
+
+// lanesSchedule runs matrix, noise and hash jobs on the four lanes, one
+// permutation per step.
+type lanesSchedule struct {
+	st   keccak.Lanes
+	lane [4]laneJob
+
+	// queue holds the matrix and noise jobs not yet started, in order.
+	queue      [maxK*maxK + 2*maxK]laneJob
+	head, tail int
+
+	// The matrix: entry e is SampleNTT(rho || e/k || e%k), as
+	// sampleMatrixFIPS numbers them; count[e] coefficients are accepted.
+	k     int
+	rho   [32]byte
+	count [maxK * maxK]int
+	// matrixDone has bit e set when entry e is complete.
+	matrixDone uint32
+
+	// The noise: f[N] = SamplePolyCBD_eta[N](PRF_eta[N](sigma, N)). Each
+	// lane gathers the blocks of its polynomial in buf. (The polynomials
+	// live here, not behind pointers to the caller's variables, which
+	// would make the compiler move those to the heap.)
+	sigma     [32]byte
+	f         [2 * maxK]ringElement
+	eta       [2 * maxK]int
+	buf       [4][2 * keccak.Rate256]byte
+	blocks    [4]int
+	noiseDone uint32
+
+	// The hash, if hashing: in is the part of the input known so far,
+	// final says that it is all of it; pos bytes are absorbed. hashLane is
+	// the lane that runs it, or -1.
+	hashing  bool
+	in       []byte
+	final    bool
+	pos      int
+	hashLane int
+	padded   bool
+	hashDone bool
+	h        [32]byte
+}
+
+// init sets s to a schedule with no jobs and no hash, for a matrix of rank
+// k from rho.
+func (s *lanesSchedule) init(k int, rho *[32]byte) {
+	s.k, s.rho, s.hashLane = k, *rho, -1
+}
+
+// addMatrix queues the matrix entry e.
+func (s *lanesSchedule) addMatrix(e int) {
+	s.queue[s.tail] = laneJob{laneMatrix, uint8(e)}
+	s.tail++
+}
+
+// addNoise queues the noise polynomial s.f[N] = SamplePolyCBD_eta(PRF_eta(
+// s.sigma, N)).
+func (s *lanesSchedule) addNoise(N int, eta int) {
+	s.eta[N] = eta
+	s.queue[s.tail] = laneJob{laneNoise, uint8(N)}
+	s.tail++
+}
+
+// busy reports whether a job is queued or running, or the hash is not
+// complete.
+func (s *lanesSchedule) busy() bool {
+	if s.head < s.tail || (s.hashing && !s.hashDone) {
+		return true
+	}
+	for _, l := range s.lane {
+		if l.kind != laneIdle {
+			return true
+		}
+	}
+	return false
+}
+
+// column reports whether the entries of column i of a (e = j*k + i, which
+// t̂[i] needs) are complete.
+func (s *lanesSchedule) column(i int) bool {
+	for j := range s.k {
+		if s.matrixDone&(1<<(j*s.k+i)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// step assigns free lanes (the hash first, as the longest chain, then the
+// queue in order), feeds the lanes, permutes, and takes the output: matrix
+// entries go to a.
+func (s *lanesSchedule) step(a *[maxK * maxK]nttElement) {
+	// The hash takes a lane once a whole block, or the whole input, is
+	// known.
+	if s.hashing && s.hashLane < 0 && !s.hashDone && (len(s.in) >= keccak.Rate256 || s.final) {
+		for j := range s.lane {
+			if s.lane[j].kind == laneIdle {
+				s.lane[j] = laneJob{kind: laneHash}
+				s.hashLane = j
+				s.st.Reset(j)
+				break
+			}
+		}
+	}
+	for j := range s.lane {
+		if s.lane[j].kind != laneIdle || s.head == s.tail {
+			continue
+		}
+		job := s.queue[s.head]
+		s.head++
+		s.lane[j] = job
+		var seed [34]byte
+		switch job.kind {
+		case laneMatrix:
+			copy(seed[:], s.rho[:])
+			seed[32], seed[33] = job.index/uint8(s.k), job.index%uint8(s.k)
+			s.st.Start(j, keccak.Rate128, 0x1f, seed[:])
+		case laneNoise:
+			copy(seed[:], s.sigma[:])
+			seed[32] = job.index
+			s.st.Start(j, keccak.Rate256, 0x1f, seed[:33])
+			s.blocks[j] = 0
+		}
+	}
+
+	// The hash absorbs its next block if it is known; otherwise its lane
+	// sits this permutation out.
+	sitOut := false
+	var saved [25]uint64
+	if j := s.hashLane; j >= 0 {
+		switch rest := s.in[s.pos:]; {
+		case len(rest) >= keccak.Rate256:
+			s.st.XOR(j, rest[:keccak.Rate256])
+			s.pos += keccak.Rate256
+		case s.final:
+			s.st.XOR(j, rest)
+			s.st.Pad(j, keccak.Rate256, len(rest), 0x06) // SHA-3 domain
+			s.pos += len(rest)
+			s.padded = true
+		default:
+			saved = s.st.Save(j)
+			sitOut = true
+		}
+	}
+
+	s.st.Permute()
+
+	for j := range s.lane {
+		switch job := s.lane[j]; job.kind {
+		case laneMatrix:
+			// Three bytes per candidate: a block of 168 bytes holds 56.
+			var b [keccak.Rate128]byte
+			s.st.Read(j, b[:])
+			e := int(job.index)
+			s.count[e] = rejectionSample(&a[e], s.count[e], b[:])
+			if s.count[e] == n {
+				s.matrixDone |= 1 << e
+				s.lane[j] = laneJob{}
+			}
+		case laneNoise:
+			N := int(job.index)
+			s.st.Read(j, s.buf[j][s.blocks[j]*keccak.Rate256:][:keccak.Rate256])
+			s.blocks[j]++
+			if s.blocks[j]*keccak.Rate256 >= 64*s.eta[N] {
+				samplePolyCBD(&s.f[N], s.buf[j][:], s.eta[N])
+				s.noiseDone |= 1 << N
+				s.lane[j] = laneJob{}
+			}
+		case laneHash:
+			if sitOut {
+				s.st.Restore(j, &saved)
+			} else if s.padded {
+				s.st.Read(j, s.h[:])
+				s.hashDone = true
+				s.hashLane = -1
+				s.lane[j] = laneJob{}
+			}
+		}
+	}
+}
+
+// keyGenX4 is K-PKE.KeyGen (FIPS 203, Algorithm 13) from rho and sigma
+// (its lines 1 and 2 done by the caller), together with the H(ek) of
+// ML-KEM.KeyGen_internal (Algorithm 16), which it returns. It computes
+// what pkeKeyGen and KeyGenInternal do, with the Keccak work on the
+// four-way permutation: s first (every row of t̂ needs all of it), then
+// for each row i the noise e[i] and the column of Â it needs, so that row
+// 0 and the first blocks of the hash come early. A parameter set with
+// another matrix sampler expands the matrix first, and only the noise and
+// the hash are scheduled. Only for keccak.Accelerated().
+func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) [32]byte {
+	k := p.k
+	var s lanesSchedule
+	s.init(k, &ex.rho)
+	s.sigma = *sigma
+	for i := range k {
+		s.addNoise(i, p.eta1)
+	}
+	if !p.fipsMatrix {
+		expandMatrix(p, ex)
+		s.matrixDone = 1<<(k*k) - 1
+	}
+	for i := range k {
+		s.addNoise(k+i, p.eta1)
+		if p.fipsMatrix {
+			for j := range k {
+				s.addMatrix(j*k + i)
+			}
+		}
+	}
+
+	var ekBuf [maxEncapsulationKeySize]byte
+	s.hashing, s.in = true, ekBuf[:0]
+	sNTT := false
+	row := 0
+	for s.busy() {
+		s.step(&ex.a)
+		// Lines 16 to 18 of Algorithm 13, a row at a time as its inputs
+		// are ready, each row's encoding appended to the hash input.
+		if !sNTT && s.noiseDone&(1<<k-1) == 1<<k-1 {
+			for i := range k {
+				dx.s[i] = nttElement(s.f[i])
+				ntt((*ringElement)(&dx.s[i]))
+				dx.sCache[i].compute(&dx.s[i])
+			}
+			sNTT = true
+		}
+		for sNTT && row < k && s.noiseDone&(1<<(k+row)) != 0 && s.column(row) {
+			innerProduct(&ex.t[row], ex.a[row:], k, &dx.s, &dx.sCache, k, ntt(&s.f[k+row]))
+			s.in = byteEncode12(s.in, &ex.t[row])
+			row++
+			if row == k {
+				s.in = append(s.in, ex.rho[:]...)
+				s.final = true
+			}
+		}
+	}
+	return s.h
+}
+
+// parseX4 expands the matrix of an encapsulation key whose t̂ and rho are
+// parsed, and returns H(b), the hash of its encoding b: the SHA3-256 chain
+// in one lane and matrix entries in the others (or the parameter set's own
+// sampler first, and the hash alone). Only for keccak.Accelerated().
+func parseX4(p *Params, ex *encryptionKey, b []byte) [32]byte {
+	k := p.k
+	var s lanesSchedule
+	s.init(k, &ex.rho)
+	if p.fipsMatrix {
+		for e := range k * k {
+			s.addMatrix(e)
+		}
+	} else {
+		expandMatrix(p, ex)
+	}
+	s.hashing, s.in, s.final = true, b, true
+	for s.busy() {
+		s.step(&ex.a)
+	}
+	return s.h
+}

@@ -1,0 +1,96 @@
+package keccak
+
+import "encoding/binary"
+
+// Lanes is the interleaved four-way Keccak-f[1600] state for callers that
+// drive each of the four sponges on their own: a lane may run SHAKE128,
+// SHAKE256 or SHA3-256, start over after any permutation, absorb a long
+// input block by block while the others squeeze, or sit out a permutation
+// (Save before, Restore after). X4 is the common case of four equal
+// instances; Lanes is for schedules that mix them, such as ML-KEM key
+// generation, which hashes the encapsulation key in one lane while the
+// other three sample the matrix and the noise.
+//
+// Permute needs the AVX2 permutation: use Lanes only when Accelerated()
+// reports true. The other methods are plain Go. Byte offsets are within
+// one block: every b and out must be at most 200 bytes.
+type Lanes struct {
+	a [25][4]uint64
+}
+
+// Reset sets lane j to the all-zero state, the start of every sponge.
+func (s *Lanes) Reset(j int) {
+	j &= 3
+	for i := range s.a {
+		s.a[i][j] = 0
+	}
+}
+
+// XOR adds b to lane j from byte 0 on: absorbing a whole input block, or
+// the start of a partial one.
+func (s *Lanes) XOR(j int, b []byte) {
+	j &= 3
+	w := s.a[:len(b)/8]
+	for i := range w {
+		w[i][j] ^= binary.LittleEndian.Uint64(b[8*i:])
+	}
+	for i := len(w) * 8; i < len(b); i++ {
+		s.a[i/8][j] ^= uint64(b[i]) << (8 * (i % 8))
+	}
+}
+
+// Pad adds the domain separation and pad10*1 padding (FIPS 202, sections
+// 5.1 and 6) to lane j after a final block of l < rate bytes: ds, which
+// holds the domain bits and the first padding bit (0x1f for SHAKE, 0x06
+// for SHA-3), at byte l and the last padding bit at byte rate-1.
+func (s *Lanes) Pad(j, rate, l int, ds byte) {
+	j &= 3
+	s.a[(l/8)%25][j] ^= uint64(ds) << (8 * (l % 8))
+	s.a[(rate/8-1)%25][j] ^= 0x80 << 56
+}
+
+// Start resets lane j and absorbs the short input in (len(in) < rate) of a
+// sponge with the given rate and domain byte: after the next Permute, the
+// lane holds the first output block.
+func (s *Lanes) Start(j, rate int, ds byte, in []byte) {
+	s.Reset(j)
+	s.XOR(j, in)
+	s.Pad(j, rate, len(in), ds)
+}
+
+// Read copies the first len(out) bytes of lane j to out: after a
+// permutation, the lane's output block (or the start of it).
+func (s *Lanes) Read(j int, out []byte) {
+	j &= 3
+	w := s.a[:len(out)/8]
+	for i := range w {
+		binary.LittleEndian.PutUint64(out[8*i:], w[i][j])
+	}
+	for i := len(w) * 8; i < len(out); i++ {
+		out[i] = byte(s.a[i/8][j] >> (8 * (i % 8)))
+	}
+}
+
+// Save returns a copy of lane j, for Restore after a permutation the lane
+// must not take part in.
+func (s *Lanes) Save(j int) (v [25]uint64) {
+	j &= 3
+	for i := range v {
+		v[i] = s.a[i][j]
+	}
+	return v
+}
+
+// Restore sets lane j to v, a value from Save.
+func (s *Lanes) Restore(j int, v *[25]uint64) {
+	j &= 3
+	for i := range v {
+		s.a[i][j] = v[i]
+	}
+}
+
+// Permute applies Keccak-f[1600] to the four lanes at once, with the AVX2
+// permutation. It must only be called when Accelerated() is true.
+func (s *Lanes) Permute() {
+	keccakF1600x4(&s.a)
+}

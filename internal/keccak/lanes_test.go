@@ -1,0 +1,155 @@
+package keccak
+
+import (
+	"bytes"
+	"crypto/sha3"
+	"math/rand/v2"
+	"testing"
+)
+
+// laneRun is one sponge driven through Lanes: SHAKE128, SHAKE256 or
+// SHA3-256 over in, read for out bytes (32 for SHA3-256).
+type laneRun struct {
+	rate int
+	ds   byte
+	in   []byte
+	out  []byte // gathered output
+	want []byte
+	pos  int // input bytes absorbed
+	done bool
+}
+
+// TestLanes runs random mixes of SHAKE128, SHAKE256 and SHA3-256 jobs of
+// random input and output lengths through the four lanes, starting each
+// when a lane frees up and letting lanes sit out permutations at random
+// (Save and Restore), and compares every result with crypto/sha3.
+func TestLanes(t *testing.T) {
+	if !Accelerated() {
+		t.Skip("Lanes needs the AVX2 permutation")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	newJob := func() *laneRun {
+		in := make([]byte, r.IntN(600))
+		for i := range in {
+			in[i] = byte(r.Uint32())
+		}
+		j := &laneRun{in: in}
+		switch r.IntN(3) {
+		case 0:
+			j.rate, j.ds = Rate128, 0x1f
+			j.want = make([]byte, 1+r.IntN(700))
+			h := sha3.NewSHAKE128()
+			h.Write(in)
+			h.Read(j.want)
+		case 1:
+			j.rate, j.ds = Rate256, 0x1f
+			j.want = make([]byte, 1+r.IntN(700))
+			h := sha3.NewSHAKE256()
+			h.Write(in)
+			h.Read(j.want)
+		case 2:
+			j.rate, j.ds = Rate256, 0x06
+			h := sha3.Sum256(in)
+			j.want = h[:]
+		}
+		return j
+	}
+	for trial := range 50 {
+		var s Lanes
+		var lanes [4]*laneRun
+		var all []*laneRun
+		for range 12 {
+			all = append(all, newJob())
+		}
+		next := 0
+		for {
+			var sitOut [4]bool
+			var saved [4][25]uint64
+			active := false
+			for l := range lanes {
+				if lanes[l] == nil && next < len(all) {
+					lanes[l] = all[next]
+					next++
+					s.Reset(l)
+				}
+				j := lanes[l]
+				if j == nil {
+					continue
+				}
+				active = true
+				if r.IntN(5) == 0 {
+					sitOut[l] = true
+					saved[l] = s.Save(l)
+					continue
+				}
+				if j.pos > len(j.in) {
+					continue // squeezing
+				}
+				switch rest := j.in[j.pos:]; {
+				case len(rest) >= j.rate:
+					s.XOR(l, rest[:j.rate])
+					j.pos += j.rate
+				default:
+					s.XOR(l, rest)
+					s.Pad(l, j.rate, len(rest), j.ds)
+					j.pos = len(j.in) + 1
+				}
+			}
+			if !active {
+				break
+			}
+			s.Permute()
+			for l, j := range lanes {
+				if j == nil {
+					continue
+				}
+				if sitOut[l] {
+					s.Restore(l, &saved[l])
+					continue
+				}
+				if j.pos <= len(j.in) {
+					continue // still absorbing
+				}
+				block := make([]byte, j.rate)
+				s.Read(l, block)
+				j.out = append(j.out, block...)
+				if len(j.out) >= len(j.want) {
+					j.out = j.out[:len(j.want)]
+					j.done = true
+					lanes[l] = nil
+				}
+			}
+		}
+		for i, j := range all {
+			if !j.done || !bytes.Equal(j.out, j.want) {
+				t.Fatalf("trial %d, job %d (rate %d, ds %#x, %d bytes in): got %x, want %x",
+					trial, i, j.rate, j.ds, len(j.in), j.out, j.want)
+			}
+		}
+	}
+}
+
+// TestLanesStart checks that Start is Reset, XOR and Pad for a short input,
+// and that Read of a partial word takes the right bytes.
+func TestLanesStart(t *testing.T) {
+	if !Accelerated() {
+		t.Skip("Lanes needs the AVX2 permutation")
+	}
+	seed := []byte("thirty-four bytes of a seed input!")
+	var s Lanes
+	for l := range 4 {
+		s.Start(l, Rate128, 0x1f, seed[:30+l])
+	}
+	s.Permute()
+	for l := range 4 {
+		want := make([]byte, 37)
+		h := sha3.NewSHAKE128()
+		h.Write(seed[:30+l])
+		h.Read(want)
+		got := make([]byte, 37)
+		s.Read(l, got)
+		if !bytes.Equal(got, want) {
+			t.Errorf("lane %d: got %x, want %x", l, got, want)
+		}
+	}
+}
