@@ -339,37 +339,45 @@ func a1FromBytes(out *[256]uint16, b []byte) {
 // compactRound is one round of a1FromBytes's compaction: every valid slot
 // whose distance has bit sh set moves left by s slots. Slot x takes slot
 // x+s if that one moves, else keeps its own value unless it moves away
-// (then it becomes invalid). Ascending order reads a word before it is
-// overwritten. Branch-free on the data, with a fixed access pattern.
+// (then it becomes invalid). The masks of the moving slots are computed
+// first, from the values before the round; ascending order then reads a
+// word before it is overwritten. Branch-free on the data, with a fixed
+// access pattern.
 func compactRound(v *[a1Iterations]uint64, s int, sh int) {
 	const lanes = 0x0000_0001_0000_0001
-	// moving returns, per lane, all ones if the slot is valid and moves.
-	moving := func(w uint64) uint64 {
-		return ((w >> 31) & (w >> sh) & lanes) * 0xffff_ffff
-	}
-	step := func(x int, cur, src uint64) {
-		in, out := moving(src), moving(cur)
-		v[x] = src&in | cur&^out&^in
+	// mv[x] is all ones in each lane of word x whose slot is valid and
+	// moves: a bit m at 0 or 32 becomes m<<32 - m, 32 ones above it.
+	var mv [a1Iterations]uint64
+	for x, w := range v {
+		m := (w >> 31) & (w >> sh) & lanes
+		mv[x] = m<<32 - m
 	}
 	if s == 1 {
 		// Slot 2x takes slot 2x+1 (the high lane of word x); slot 2x+1
 		// takes slot 2x+2 (the low lane of word x+1).
 		for x := range a1Iterations - 1 {
-			cur := v[x]
-			step(x, cur, cur>>32|v[x+1]<<32)
+			cur, out := v[x], mv[x]
+			src, in := cur>>32|v[x+1]<<32, out>>32|mv[x+1]<<32
+			v[x] = src&in | cur&^(out|in)
 		}
-		cur := v[a1Iterations-1]
-		step(a1Iterations-1, cur, cur>>32)
+		x := a1Iterations - 1
+		cur, out := v[x], mv[x]
+		src, in := cur>>32, out>>32
+		v[x] = src&in | cur&^(out|in)
 		return
 	}
 	ws := s / 2
 	lo, hi := v[:a1Iterations-ws], v[ws:]
+	mlo, mhi := mv[:a1Iterations-ws], mv[ws:]
+	hi, mhi = hi[:len(lo)], mhi[:len(lo)]
 	for x := range lo {
-		step(x, lo[x], hi[x])
+		in := mhi[x]
+		lo[x] = hi[x]&in | lo[x]&^(mlo[x]|in)
 	}
 	for x := a1Iterations - ws; x < a1Iterations; x++ {
-		step(x, v[x], 0)
+		v[x] &^= mv[x]
 	}
+	clear(mv[:])
 }
 
 // c1FromBytes is C1 on the first 6144 XOF bytes b: out[j] is the
