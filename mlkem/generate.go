@@ -69,7 +69,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey{{.N}} struct {
-	key fips203.DecapsulationKey
+	key fips203.DecapsulationKey{{.N}}
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey{{.N}})(nil)
@@ -166,7 +166,7 @@ func (dk *DecapsulationKey{{.N}}) Encapsulator() crypto.Encapsulator {
 //
 // It implements [crypto.Encapsulator].
 type EncapsulationKey{{.N}} struct {
-	key *fips203.EncapsulationKey
+	key *fips203.EncapsulationKey{{.N}}
 }
 
 var _ crypto.Encapsulator = (*EncapsulationKey{{.N}})(nil)
@@ -178,7 +178,7 @@ func NewEncapsulationKey{{.N}}(encapsulationKey []byte) (*EncapsulationKey{{.N}}
 	// One allocation holds both the wrapper and the parsed key.
 	k := new(struct {
 		ek  EncapsulationKey{{.N}}
-		key fips203.EncapsulationKey
+		key fips203.EncapsulationKey{{.N}}
 	})
 	ek := &k.ek
 	ek.key = &k.key

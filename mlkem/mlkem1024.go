@@ -24,7 +24,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey1024 struct {
-	key fips203.DecapsulationKey
+	key fips203.DecapsulationKey1024
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey1024)(nil)
@@ -121,7 +121,7 @@ func (dk *DecapsulationKey1024) Encapsulator() crypto.Encapsulator {
 //
 // It implements [crypto.Encapsulator].
 type EncapsulationKey1024 struct {
-	key *fips203.EncapsulationKey
+	key *fips203.EncapsulationKey1024
 }
 
 var _ crypto.Encapsulator = (*EncapsulationKey1024)(nil)
@@ -133,7 +133,7 @@ func NewEncapsulationKey1024(encapsulationKey []byte) (*EncapsulationKey1024, er
 	// One allocation holds both the wrapper and the parsed key.
 	k := new(struct {
 		ek  EncapsulationKey1024
-		key fips203.EncapsulationKey
+		key fips203.EncapsulationKey1024
 	})
 	ek := &k.ek
 	ek.key = &k.key

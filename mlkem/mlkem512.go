@@ -24,7 +24,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey512 struct {
-	key fips203.DecapsulationKey
+	key fips203.DecapsulationKey512
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey512)(nil)
@@ -121,7 +121,7 @@ func (dk *DecapsulationKey512) Encapsulator() crypto.Encapsulator {
 //
 // It implements [crypto.Encapsulator].
 type EncapsulationKey512 struct {
-	key *fips203.EncapsulationKey
+	key *fips203.EncapsulationKey512
 }
 
 var _ crypto.Encapsulator = (*EncapsulationKey512)(nil)
@@ -133,7 +133,7 @@ func NewEncapsulationKey512(encapsulationKey []byte) (*EncapsulationKey512, erro
 	// One allocation holds both the wrapper and the parsed key.
 	k := new(struct {
 		ek  EncapsulationKey512
-		key fips203.EncapsulationKey
+		key fips203.EncapsulationKey512
 	})
 	ek := &k.ek
 	ek.key = &k.key

@@ -24,7 +24,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey768 struct {
-	key fips203.DecapsulationKey
+	key fips203.DecapsulationKey768
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey768)(nil)
@@ -121,7 +121,7 @@ func (dk *DecapsulationKey768) Encapsulator() crypto.Encapsulator {
 //
 // It implements [crypto.Encapsulator].
 type EncapsulationKey768 struct {
-	key *fips203.EncapsulationKey
+	key *fips203.EncapsulationKey768
 }
 
 var _ crypto.Encapsulator = (*EncapsulationKey768)(nil)
@@ -133,7 +133,7 @@ func NewEncapsulationKey768(encapsulationKey []byte) (*EncapsulationKey768, erro
 	// One allocation holds both the wrapper and the parsed key.
 	k := new(struct {
 		ek  EncapsulationKey768
-		key fips203.EncapsulationKey
+		key fips203.EncapsulationKey768
 	})
 	ek := &k.ek
 	ek.key = &k.key

@@ -57,7 +57,7 @@ func BenchmarkInnerProduct(b *testing.B) {
 	benchImpls(b, func(b *testing.B) {
 		var out nttElement
 		for b.Loop() {
-			innerProduct(&out, a[:], 1, &s, &sc, 3, nil)
+			innerProduct(&out, a[:], 1, s[:], sc[:], 3, nil)
 		}
 	})
 }

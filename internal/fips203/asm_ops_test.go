@@ -140,9 +140,9 @@ func FuzzInnerProductAsm(f *testing.F) {
 		}
 		var want, got nttElement
 		restore := cpuid.ForceGeneric(true)
-		innerProduct(&want, a[:], 1, &b, &bc, k, e)
+		innerProduct(&want, a[:], 1, b[:], bc[:], k, e)
 		restore()
-		innerProduct(&got, a[:], 1, &b, &bc, k, e)
+		innerProduct(&got, a[:], 1, b[:], bc[:], k, e)
 		if got != want {
 			t.Fatalf("k = %d: innerProduct differs\ngot  %v\nwant %v", k, got, want)
 		}

@@ -159,7 +159,7 @@ func TestInnerProductReduction(t *testing.T) {
 				a[0][i] = fieldElement((x0 + i) % q)
 			}
 			var got nttElement
-			innerProduct(&got, a[:], 1, &b, &bc, 1, nil)
+			innerProduct(&got, a[:], 1, b[:], bc[:], 1, nil)
 			for i := range n / 2 {
 				want0 := fieldElement(uint32(a[0][2*i]) * uint32(y) % q)
 				want1 := fieldElement(uint32(a[0][2*i+1]) * uint32(y) % q)
@@ -182,7 +182,7 @@ func TestInnerProductReduction(t *testing.T) {
 	}
 	// Each output is 4 * 2(q-1)^2 + (q-1) = 9(q-1)^2 ... mod q.
 	var got nttElement
-	innerProduct(&got, full[:], 1, &b, &bc, maxK, &e)
+	innerProduct(&got, full[:], 1, b[:], bc[:], maxK, &e)
 	want := fieldElement((8*uint64(q-1)*(q-1) + q - 1) % q)
 	for i := range got {
 		if got[i] != want {
@@ -460,9 +460,9 @@ func TestInnerProductAsm(t *testing.T) {
 				for _, ep := range []*nttElement{nil, &e} {
 					var want, got nttElement
 					restore := cpuid.ForceGeneric(true)
-					innerProduct(&want, a[1:], stride, &b, &bc, k, ep)
+					innerProduct(&want, a[1:], stride, b[:], bc[:], k, ep)
 					restore()
-					innerProduct(&got, a[1:], stride, &b, &bc, k, ep)
+					innerProduct(&got, a[1:], stride, b[:], bc[:], k, ep)
 					if got != want {
 						t.Fatalf("k = %d, stride %d, e %v: innerProduct differs\ngot  %v\nwant %v", k, stride, ep != nil, got, want)
 					}

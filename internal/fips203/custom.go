@@ -26,7 +26,7 @@ func WithSampler(base *Params, name string, sample MatrixSampler) *Params {
 	p := *base
 	p.name = name
 	p.fipsMatrix = false
-	p.sampleMatrix = func(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
+	p.sampleMatrix = func(a []nttElement, rho *[32]byte, k int) {
 		var seeds [maxK * maxK][34]byte
 		var out [maxK * maxK]*[256]uint16
 		for i := range k {

@@ -12,25 +12,50 @@ import (
 
 // The ML-KEM key-encapsulation mechanism, FIPS 203 sections 6 and 7.
 
-// EncapsulationKey is a parsed ML-KEM encapsulation key.
-//
-// The key holds no pointers, so the garbage collector need not scan its
-// 10 KiB: it names its parameter set by the module rank k.
-type EncapsulationKey struct {
-	k  uint8 // the parameter set is byRank[k]
-	ex encryptionKey
-	h  [32]byte // H(ek)
+// EncapsulationKeyOf is a parsed ML-KEM encapsulation key whose t̂ and Â
+// live in the array set E (see storage.go). It names its parameter set by
+// the module rank k, so that it holds no pointers.
+type EncapsulationKeyOf[E any, PE ekArrays[E]] struct {
+	k   uint8 // the parameter set is byRank[k]; 0 for the zero value
+	rho [32]byte
+	h   [32]byte // H(ek)
+	st  E
 }
 
-// DecapsulationKey is a parsed ML-KEM decapsulation key.
-type DecapsulationKey struct {
-	ek EncapsulationKey
-	dx decryptionKey
+// ex returns the K-PKE encryption key view of ek.
+func (ek *EncapsulationKeyOf[E, PE]) ex() encryptionKey {
+	k := int(ek.k)
+	t, a := PE(&ek.st).arrays()
+	return encryptionKey{t: t[:k], rho: &ek.rho, a: a[:k*k]}
+}
+
+// DecapsulationKeyOf is a parsed ML-KEM decapsulation key whose arrays
+// live in E and D.
+type DecapsulationKeyOf[E, D any, PE ekArrays[E], PD dkArrays[D]] struct {
+	ek EncapsulationKeyOf[E, PE]
+	st D
 	z  [32]byte
 	// d is the key generation seed, kept so that Seed can return d || z. A
 	// key imported in the expanded form has no seed.
 	d       [32]byte
 	hasSeed bool
+}
+
+// dx returns the K-PKE decryption key view of dk.
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) dx() decryptionKey {
+	k := int(dk.ek.k)
+	s, c := PD(&dk.st).arrays()
+	return decryptionKey{s: s[:k], sCache: c[:k]}
+}
+
+// setRank sets the rank of ek to that of p, and panics if ek's arrays are
+// too small for it: a programming error (the key types of package mlkem
+// are made for their parameter set).
+func (ek *EncapsulationKeyOf[E, PE]) setRank(p *Params) {
+	if t, _ := PE(&ek.st).arrays(); len(t) < p.k {
+		panic("fips203: key arrays of rank " + string(rune('0'+len(t))) + " used for " + p.name)
+	}
+	ek.k = uint8(p.k)
 }
 
 // byRank maps the module rank k to the FIPS 203 parameter set.
@@ -39,36 +64,38 @@ var byRank = [maxK + 1]*Params{2: MLKEM512, 3: MLKEM768, 4: MLKEM1024}
 // Params returns the key's FIPS 203 parameter set (for a key made with a
 // parameter set from WithSampler, the one it was copied from), or nil for
 // the zero value.
-func (ek *EncapsulationKey) Params() *Params { return byRank[ek.k%(maxK+1)] }
+func (ek *EncapsulationKeyOf[E, PE]) Params() *Params { return byRank[ek.k%(maxK+1)] }
 
 // Params returns the key's FIPS 203 parameter set, as EncapsulationKey.Params.
-func (dk *DecapsulationKey) Params() *Params { return dk.ek.Params() }
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) Params() *Params { return dk.ek.Params() }
 
 // EncapsulationKey returns the encapsulation key that belongs to dk.
-func (dk *DecapsulationKey) EncapsulationKey() *EncapsulationKey { return &dk.ek }
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) EncapsulationKey() *EncapsulationKeyOf[E, PE] { return &dk.ek }
 
 // HasSeed reports whether dk was made from a seed (and so has one).
-func (dk *DecapsulationKey) HasSeed() bool { return dk.hasSeed }
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) HasSeed() bool { return dk.hasSeed }
 
 // Seed appends d || z to b. It must only be called if dk.HasSeed().
-func (dk *DecapsulationKey) Seed(b []byte) []byte {
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) Seed(b []byte) []byte {
 	b = append(b, dk.d[:]...)
 	return append(b, dk.z[:]...)
 }
 
 // Bytes appends the encapsulation key encoding ByteEncode12(t̂) || rho to b.
-func (ek *EncapsulationKey) Bytes(b []byte) []byte {
-	for i := range int(ek.k) {
-		b = byteEncode12(b, &ek.ex.t[i])
+func (ek *EncapsulationKeyOf[E, PE]) Bytes(b []byte) []byte {
+	ex := ek.ex()
+	for i := range ex.t {
+		b = byteEncode12(b, &ex.t[i])
 	}
-	return append(b, ek.ex.rho[:]...)
+	return append(b, ek.rho[:]...)
 }
 
 // ExpandedBytes appends the FIPS 203 decapsulation key encoding
 // ByteEncode12(ŝ) || ek || H(ek) || z to b (Algorithm 16, line 3).
-func (dk *DecapsulationKey) ExpandedBytes(b []byte) []byte {
-	for i := range int(dk.ek.k) {
-		b = byteEncode12(b, &dk.dx.s[i])
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) ExpandedBytes(b []byte) []byte {
+	dx := dk.dx()
+	for i := range dx.s {
+		b = byteEncode12(b, &dx.s[i])
 	}
 	b = dk.ek.Bytes(b)
 	b = append(b, dk.ek.h[:]...)
@@ -77,7 +104,7 @@ func (dk *DecapsulationKey) ExpandedBytes(b []byte) []byte {
 
 // GenerateKey generates a decapsulation key from fresh randomness
 // (FIPS 203, Algorithm 19).
-func GenerateKey(dk *DecapsulationKey, p *Params) {
+func GenerateKey[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params) {
 	var d, z [32]byte
 	rand.Read(d[:])
 	rand.Read(z[:])
@@ -85,13 +112,14 @@ func GenerateKey(dk *DecapsulationKey, p *Params) {
 }
 
 // KeyGenInternal implements ML-KEM.KeyGen_internal (FIPS 203, Algorithm 16).
-func KeyGenInternal(dk *DecapsulationKey, p *Params, d, z *[32]byte) {
-	dk.ek.k = uint8(p.k)
+func KeyGenInternal[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte) {
+	dk.ek.setRank(p)
+	ex, dx := dk.ek.ex(), dk.dx()
 	if keccak.Accelerated() {
-		sigma := pkeSeeds(p, &dk.ek.ex, d)
-		dk.ek.h = keyGenX4(p, &dk.ek.ex, &dk.dx, &sigma)
+		sigma := pkeSeeds(p, &ex, d)
+		dk.ek.h = keyGenX4(p, &ex, &dx, &sigma)
 	} else {
-		pkeKeyGen(p, &dk.ek.ex, &dk.dx, d)
+		pkeKeyGen(p, &ex, &dx, d)
 		var ekBuf [maxEncapsulationKeySize]byte
 		dk.ek.h = sha3.Sum256(dk.ek.Bytes(ekBuf[:0]))
 	}
@@ -104,7 +132,7 @@ const maxEncapsulationKeySize = encodingSize12*maxK + 32
 
 // NewDecapsulationKeyFromSeed sets dk to the key generated from the 64-byte
 // seed d || z.
-func NewDecapsulationKeyFromSeed(dk *DecapsulationKey, p *Params, seed []byte) error {
+func NewDecapsulationKeyFromSeed[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, seed []byte) error {
 	if len(seed) != SeedSize {
 		return fmt.Errorf("mlkem: invalid %s seed length %d, want %d", p.name, len(seed), SeedSize)
 	}
@@ -118,7 +146,7 @@ func NewDecapsulationKeyFromSeed(dk *DecapsulationKey, p *Params, seed []byte) e
 // encapsulation key must also pass the section 7.2 modulus check, and the
 // coefficients of ŝ must be below q, as KeyGen makes them (the standard
 // library's ACVP import checks the same).
-func NewDecapsulationKeyExpanded(dk *DecapsulationKey, p *Params, b []byte) error {
+func NewDecapsulationKeyExpanded[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, b []byte) error {
 	if len(b) != p.DecapsulationKeySize() {
 		return fmt.Errorf("mlkem: invalid %s decapsulation key length %d, want %d", p.name, len(b), p.DecapsulationKeySize())
 	}
@@ -145,9 +173,10 @@ func NewDecapsulationKeyExpanded(dk *DecapsulationKey, p *Params, b []byte) erro
 		return errEK
 	}
 	valid := 1
+	dx := dk.dx()
 	for i := range k {
-		valid &= byteDecode12Secret(&dk.dx.s[i], sBytes[encodingSize12*i:])
-		dk.dx.sCache[i].compute(&dk.dx.s[i])
+		valid &= byteDecode12Secret(&dx.s[i], sBytes[encodingSize12*i:])
+		dx.sCache[i].compute(&dx.s[i])
 	}
 	// Only the validity of the whole key is revealed, not which
 	// coefficient failed. KeyGen never produces such a key, and accepting
@@ -164,29 +193,30 @@ func NewDecapsulationKeyExpanded(dk *DecapsulationKey, p *Params, b []byte) erro
 // NewEncapsulationKey parses an encapsulation key and performs the input
 // check of FIPS 203, section 7.2: the length, and the modulus check (every
 // coefficient of t̂ is below q).
-func NewEncapsulationKey(ek *EncapsulationKey, p *Params, b []byte) error {
+func NewEncapsulationKey[E any, PE ekArrays[E]](ek *EncapsulationKeyOf[E, PE], p *Params, b []byte) error {
 	if len(b) != p.EncapsulationKeySize() {
 		return fmt.Errorf("mlkem: invalid %s encapsulation key length %d, want %d", p.name, len(b), p.EncapsulationKeySize())
 	}
-	ek.k = uint8(p.k)
+	ek.setRank(p)
+	ex := ek.ex()
 	for i := range p.k {
-		if err := byteDecode12Check(&ek.ex.t[i], b[encodingSize12*i:]); err != nil {
+		if err := byteDecode12Check(&ex.t[i], b[encodingSize12*i:]); err != nil {
 			return fmt.Errorf("mlkem: invalid %s encapsulation key: polynomial %d: %w", p.name, i, err)
 		}
 	}
-	copy(ek.ex.rho[:], b[encodingSize12*p.k:])
+	copy(ek.rho[:], b[encodingSize12*p.k:])
 	if keccak.Accelerated() {
-		ek.h = parseX4(p, &ek.ex, b)
+		ek.h = parseX4(p, &ex, b)
 	} else {
 		ek.h = sha3.Sum256(b)
-		expandMatrix(p, &ek.ex)
+		expandMatrix(p, &ex)
 	}
 	return nil
 }
 
 // Encapsulate generates a shared key and appends its ciphertext to c
 // (FIPS 203, Algorithm 20).
-func (ek *EncapsulationKey) Encapsulate(K *[SharedKeySize]byte, c []byte) []byte {
+func (ek *EncapsulationKeyOf[E, PE]) Encapsulate(K *[SharedKeySize]byte, c []byte) []byte {
 	var m [MessageSize]byte
 	rand.Read(m[:])
 	return ek.EncapsulateInternal(K, c, &m)
@@ -195,19 +225,20 @@ func (ek *EncapsulationKey) Encapsulate(K *[SharedKeySize]byte, c []byte) []byte
 // EncapsulateInternal implements ML-KEM.Encaps_internal (FIPS 203,
 // Algorithm 17): it writes the shared key to K and appends the ciphertext
 // to c.
-func (ek *EncapsulationKey) EncapsulateInternal(K *[SharedKeySize]byte, c []byte, m *[MessageSize]byte) []byte {
+func (ek *EncapsulationKeyOf[E, PE]) EncapsulateInternal(K *[SharedKeySize]byte, c []byte, m *[MessageSize]byte) []byte {
 	var gIn [64]byte
 	copy(gIn[:32], m[:])
 	copy(gIn[32:], ek.h[:])
 	g := sha3.Sum512(gIn[:])
 	copy(K[:], g[:32])
-	return pkeEncrypt(ek.Params(), c, &ek.ex, m, (*[32]byte)(g[32:]))
+	ex := ek.ex()
+	return pkeEncrypt(ek.Params(), c, &ex, m, (*[32]byte)(g[32:]))
 }
 
 // Decapsulate implements ML-KEM.Decaps (FIPS 203, Algorithm 21): the length
 // check of section 7.3, then Decaps_internal. A wrong ciphertext of the
 // right length is not an error: it yields the implicit-rejection key.
-func (dk *DecapsulationKey) Decapsulate(K *[SharedKeySize]byte, c []byte) error {
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) Decapsulate(K *[SharedKeySize]byte, c []byte) error {
 	p := dk.Params()
 	if p == nil {
 		return errors.New("mlkem: uninitialized decapsulation key")
@@ -223,10 +254,11 @@ func (dk *DecapsulationKey) Decapsulate(K *[SharedKeySize]byte, c []byte) error 
 // Algorithm 18). It runs in constant time with respect to dk and to whether
 // c is valid: the re-encryption is compared in full with subtle and the key
 // is selected with a mask.
-func (dk *DecapsulationKey) decapsulateInternal(K *[SharedKeySize]byte, c []byte) {
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) decapsulateInternal(K *[SharedKeySize]byte, c []byte) {
 	p := dk.Params()
 	var m [MessageSize]byte
-	pkeDecrypt(p, &m, &dk.dx, c)
+	dx := dk.dx()
+	pkeDecrypt(p, &m, &dx, c)
 
 	var gIn [64]byte
 	copy(gIn[:32], m[:])
@@ -241,7 +273,8 @@ func (dk *DecapsulationKey) decapsulateInternal(K *[SharedKeySize]byte, c []byte
 	j.Read(kBar[:])
 
 	var cBuf [maxCiphertextSize]byte
-	c1 := pkeEncrypt(p, cBuf[:0], &dk.ek.ex, &m, (*[32]byte)(g[32:]))
+	ex := dk.ek.ex()
+	c1 := pkeEncrypt(p, cBuf[:0], &ex, &m, (*[32]byte)(g[32:]))
 
 	equal := subtle.ConstantTimeCompare(c, c1)
 	copy(K[:], kBar[:])

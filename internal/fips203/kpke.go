@@ -8,26 +8,29 @@ import (
 
 // K-PKE, the component public-key encryption scheme of FIPS 203, section 5.
 
-// encryptionKey is a parsed K-PKE encryption key. It holds Â, expanded once
-// when the key is made, so that repeated encryptions do not expand it again.
+// encryptionKey is a parsed K-PKE encryption key: a view of the arrays of
+// an EncapsulationKeyOf, each of its rank k. It holds Â, expanded once
+// when the key is made, so that repeated encryptions do not expand it
+// again.
 type encryptionKey struct {
-	t   [maxK]nttElement // t̂
-	rho [32]byte
-	// a holds Â transposed: a[i*k+j] = Â[j][i] = SampleNTT(rho || i || j).
-	// Encryption multiplies by Â^T and reads it row by row.
-	a [maxK * maxK]nttElement
+	t   []nttElement // t̂, k entries
+	rho *[32]byte
+	// a holds Â transposed: a[i*k+j] = Â[j][i] = SampleNTT(rho || i || j),
+	// k*k entries. Encryption multiplies by Â^T and reads it row by row.
+	a []nttElement
 }
 
-// decryptionKey is a parsed K-PKE decryption key.
+// decryptionKey is a parsed K-PKE decryption key: a view of the arrays of
+// a DecapsulationKeyOf.
 type decryptionKey struct {
-	s      [maxK]nttElement // ŝ
-	sCache [maxK]nttCache
+	s      []nttElement // ŝ, k entries
+	sCache []nttCache
 }
 
 // expandMatrix fills ex.a from ex.rho: lines 3 to 7 of Algorithms 13 and 14,
 // with the parameter set's matrix sampler.
 func expandMatrix(p *Params, ex *encryptionKey) {
-	p.sampleMatrix(&ex.a, &ex.rho, p.k)
+	p.sampleMatrix(ex.a, ex.rho, p.k)
 }
 
 // samplePRF is PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203, equation
@@ -123,7 +126,7 @@ func pkeKeyGen(p *Params, ex *encryptionKey, dx *decryptionKey, d *[32]byte) {
 		eHat := ntt(&e[i])
 		// t̂[i] = sum_j Â[i][j] ∘ ŝ[j] + ê[i], and Â[i][j] = a[j*k+i]:
 		// column i of a.
-		innerProduct(&ex.t[i], ex.a[i:], k, &dx.s, &dx.sCache, k, eHat)
+		innerProduct(&ex.t[i], ex.a[i:], k, dx.s, dx.sCache, k, eHat)
 	}
 }
 
@@ -157,7 +160,7 @@ func pkeEncrypt(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, rn
 		// Lines 20 and 22: u[i] = NTT^-1(sum_j Â^T[i][j] ∘ r̂[j]) + e1[i],
 		// compressed and encoded. Â^T[i][j] = a[i*k+j]: row i of a.
 		var t nttElement
-		innerProduct(&t, ex.a[i*k:], 1, &r, &rCache, k, nil)
+		innerProduct(&t, ex.a[i*k:], 1, r[:], rCache[:], k, nil)
 		polyAdd(&u, inverseNTT(&t), &e1[i])
 		c = ringCompressAndEncode(c, &u, p.du)
 	}
@@ -168,7 +171,7 @@ func pkeEncrypt(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, rn
 	// Lines 21 and 23: v = NTT^-1(t̂^T ∘ r̂) + e2 + mu, compressed and
 	// encoded.
 	var t nttElement
-	innerProduct(&t, ex.t[:], 1, &r, &rCache, k, nil)
+	innerProduct(&t, ex.t, 1, r[:], rCache[:], k, nil)
 	v := inverseNTT(&t)
 	polyAdd(v, v, &e2)
 	polyAdd(v, v, &mu)
@@ -190,7 +193,7 @@ func pkeDecrypt(p *Params, m *[MessageSize]byte, dx *decryptionKey, c []byte) {
 	}
 	// Line 6: w = v' - NTT^-1(ŝ^T ∘ NTT(u')), then m = ByteEncode1(Compress1(w)).
 	var t nttElement
-	innerProduct(&t, uHat[:], 1, &dx.s, &dx.sCache, k, nil)
+	innerProduct(&t, uHat[:], 1, dx.s, dx.sCache, k, nil)
 	sTu := inverseNTT(&t)
 
 	var w ringElement

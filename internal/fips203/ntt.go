@@ -189,11 +189,12 @@ func (acc *nttAccumulator) reduceAdd(f *nttElement, e *nttElement) {
 // nil), reduced to [0, q): the coarse form of k mulAdd calls followed by
 // reduce or reduceAdd, for 1 <= k <= maxK. With a stride of 1 it takes a
 // row of Â^T; with a stride of k, a column.
-func innerProduct(f *nttElement, a []nttElement, stride int, b *[maxK]nttElement, bc *[maxK]nttCache, k int, e *nttElement) {
+func innerProduct(f *nttElement, a []nttElement, stride int, b []nttElement, bc []nttCache, k int, e *nttElement) {
 	if k < 1 || k > maxK {
 		panic("fips203: inner product of invalid length") // unreachable: k comes from Params
 	}
 	_ = a[(k-1)*stride] // every a_j the assembly reads is in a
+	_, _ = b[k-1], bc[k-1]
 	if useAVX2() {
 		if e == nil {
 			innerProductAVX2((*[n]uint16)(f), (*[n]uint16)(&a[0]), uintptr(stride)*2*n,

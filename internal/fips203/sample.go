@@ -12,13 +12,13 @@ import (
 // 14; a holds Â transposed, see encryptionKey). It gets the whole matrix so
 // that an implementation can batch entries, as sampleMatrixFIPS does with
 // the four-way SHAKE128.
-type sampleMatrixFunc func(a *[maxK * maxK]nttElement, rho *[32]byte, k int)
+type sampleMatrixFunc func(a []nttElement, rho *[32]byte, k int)
 
 // sampleMatrixFIPS expands Â with FIPS 203 SampleNTT. With the four-way AVX2
 // Keccak it samples four entries at a time (k = 2: 4, k = 3: 4 + 4 + 1, k =
 // 4: 4 x 4), the last odd entry with one crypto/sha3 state; otherwise entry
 // by entry. Either way every entry equals SampleNTT(rho || i || j).
-func sampleMatrixFIPS(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
+func sampleMatrixFIPS(a []nttElement, rho *[32]byte, k int) {
 	e := 0
 	if keccak.Accelerated() {
 		for ; e+4 <= k*k; e += 4 {

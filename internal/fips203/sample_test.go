@@ -34,7 +34,7 @@ type sampleNTTFunc func(a *nttElement, rho *[32]byte, j, i byte)
 // sampleMatrixWith returns a sampleMatrixFunc that samples the entries one at
 // a time with f: the seam for samplers that have no batched form.
 func sampleMatrixWith(f sampleNTTFunc) sampleMatrixFunc {
-	return func(a *[maxK * maxK]nttElement, rho *[32]byte, k int) {
+	return func(a []nttElement, rho *[32]byte, k int) {
 		for i := range k {
 			for j := range k {
 				f(&a[i*k+j], rho, byte(i), byte(j))
@@ -154,8 +154,8 @@ func TestSampleMatrix(t *testing.T) {
 				var rho [32]byte
 				rng.Read(rho[:])
 				var got, want [maxK * maxK]nttElement
-				sampleMatrixFIPS(&got, &rho, k)
-				perEntry(&want, &rho, k)
+				sampleMatrixFIPS(got[:], &rho, k)
+				perEntry(want[:], &rho, k)
 				if got != want {
 					t.Fatalf("k = %d, rho = %x: batched matrix differs from per-entry SampleNTT", k, rho)
 				}
@@ -297,12 +297,12 @@ func BenchmarkSampleMatrix(b *testing.B) {
 				b.Skip("no AVX2")
 			}
 			for b.Loop() {
-				sampleMatrixFIPS(&a, &rho, k)
+				sampleMatrixFIPS(a[:], &rho, k)
 			}
 		})
 		b.Run(fmt.Sprintf("k=%d/impl=sha3", k), func(b *testing.B) {
 			for b.Loop() {
-				perEntry(&a, &rho, k)
+				perEntry(a[:], &rho, k)
 			}
 		})
 	}

@@ -36,6 +36,8 @@ const (
 type laneJob struct {
 	kind  laneKind
 	index uint8 // the matrix entry e, or the noise counter N
+	// x, y are the index bytes of a matrix entry's XOF input, e/k and e%k.
+	x, y uint8
 }
 
 // lanesSchedule runs matrix, noise and hash jobs on the four lanes, one
@@ -86,9 +88,9 @@ func (s *lanesSchedule) init(k int, rho *[32]byte) {
 	s.k, s.rho, s.hashLane = k, *rho, -1
 }
 
-// addMatrix queues the matrix entry e.
-func (s *lanesSchedule) addMatrix(e int) {
-	s.queue[s.tail] = laneJob{laneMatrix, uint8(e)}
+// addMatrix queues the matrix entry e = x*k + y.
+func (s *lanesSchedule) addMatrix(x, y int) {
+	s.queue[s.tail] = laneJob{laneMatrix, uint8(x*s.k + y), uint8(x), uint8(y)}
 	s.tail++
 }
 
@@ -96,7 +98,7 @@ func (s *lanesSchedule) addMatrix(e int) {
 // s.sigma, N)).
 func (s *lanesSchedule) addNoise(N int, eta int) {
 	s.eta[N] = eta
-	s.queue[s.tail] = laneJob{laneNoise, uint8(N)}
+	s.queue[s.tail] = laneJob{kind: laneNoise, index: uint8(N)}
 	s.tail++
 }
 
@@ -128,7 +130,7 @@ func (s *lanesSchedule) column(i int) bool {
 // step assigns free lanes (the hash first, as the longest chain, then the
 // queue in order), feeds the lanes, permutes, and takes the output: matrix
 // entries go to a.
-func (s *lanesSchedule) step(a *[maxK * maxK]nttElement) {
+func (s *lanesSchedule) step(a []nttElement) {
 	// The hash takes a lane once a whole block, or the whole input, is
 	// known.
 	if s.hashing && s.hashLane < 0 && !s.hashDone && (len(s.in) >= keccak.Rate256 || s.final) {
@@ -152,7 +154,7 @@ func (s *lanesSchedule) step(a *[maxK * maxK]nttElement) {
 		switch job.kind {
 		case laneMatrix:
 			copy(seed[:], s.rho[:])
-			seed[32], seed[33] = job.index/uint8(s.k), job.index%uint8(s.k)
+			seed[32], seed[33] = job.x, job.y
 			s.st.Start(j, keccak.Rate128, 0x1f, seed[:])
 		case laneNoise:
 			copy(seed[:], s.sigma[:])
@@ -230,7 +232,7 @@ func (s *lanesSchedule) step(a *[maxK * maxK]nttElement) {
 func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) [32]byte {
 	k := p.k
 	var s lanesSchedule
-	s.init(k, &ex.rho)
+	s.init(k, ex.rho)
 	s.sigma = *sigma
 	for i := range k {
 		s.addNoise(i, p.eta1)
@@ -243,7 +245,7 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 		s.addNoise(k+i, p.eta1)
 		if p.fipsMatrix {
 			for j := range k {
-				s.addMatrix(j*k + i)
+				s.addMatrix(j, i)
 			}
 		}
 	}
@@ -253,7 +255,7 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 	sNTT := false
 	row := 0
 	for s.busy() {
-		s.step(&ex.a)
+		s.step(ex.a)
 		// Lines 16 to 18 of Algorithm 13, a row at a time as its inputs
 		// are ready, each row's encoding appended to the hash input.
 		if !sNTT && s.noiseDone&(1<<k-1) == 1<<k-1 {
@@ -265,7 +267,7 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 			sNTT = true
 		}
 		for sNTT && row < k && s.noiseDone&(1<<(k+row)) != 0 && s.column(row) {
-			innerProduct(&ex.t[row], ex.a[row:], k, &dx.s, &dx.sCache, k, ntt(&s.f[k+row]))
+			innerProduct(&ex.t[row], ex.a[row:], k, dx.s, dx.sCache, k, ntt(&s.f[k+row]))
 			s.in = byteEncode12(s.in, &ex.t[row])
 			row++
 			if row == k {
@@ -284,17 +286,19 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 func parseX4(p *Params, ex *encryptionKey, b []byte) [32]byte {
 	k := p.k
 	var s lanesSchedule
-	s.init(k, &ex.rho)
+	s.init(k, ex.rho)
 	if p.fipsMatrix {
-		for e := range k * k {
-			s.addMatrix(e)
+		for x := range k {
+			for y := range k {
+				s.addMatrix(x, y)
+			}
 		}
 	} else {
 		expandMatrix(p, ex)
 	}
 	s.hashing, s.in, s.final = true, b, true
 	for s.busy() {
-		s.step(&ex.a)
+		s.step(ex.a)
 	}
 	return s.h
 }
