@@ -70,7 +70,9 @@ func (ek *EncapsulationKeyOf[E, PE]) Params() *Params { return byRank[ek.k%(maxK
 func (dk *DecapsulationKeyOf[E, D, PE, PD]) Params() *Params { return dk.ek.Params() }
 
 // EncapsulationKey returns the encapsulation key that belongs to dk.
-func (dk *DecapsulationKeyOf[E, D, PE, PD]) EncapsulationKey() *EncapsulationKeyOf[E, PE] { return &dk.ek }
+func (dk *DecapsulationKeyOf[E, D, PE, PD]) EncapsulationKey() *EncapsulationKeyOf[E, PE] {
+	return &dk.ek
+}
 
 // HasSeed reports whether dk was made from a seed (and so has one).
 func (dk *DecapsulationKeyOf[E, D, PE, PD]) HasSeed() bool { return dk.hasSeed }
