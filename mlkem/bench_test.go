@@ -109,3 +109,64 @@ func BenchmarkEncaps(b *testing.B) {
 func BenchmarkDecaps(b *testing.B) {
 	runBench(b, func(i benchImpl) func([]byte) func() { return i.decapsulate })
 }
+
+// The bytes-in path, as C libraries such as mlkem-native offer it: every
+// call parses its key from bytes (the encapsulation key, or the expanded
+// FIPS 203 decapsulation key) and then operates. crypto/mlkem has no
+// expanded-key import, so its decapsulation row parses the 64-byte seed.
+func BenchmarkBytesIn(b *testing.B) {
+	seed := make([]byte, 64)
+	for i := range seed {
+		seed[i] = byte(i)
+	}
+	for _, l := range kemLevels {
+		dk, _ := l.newKey(seed)
+		ekBytes := dk.Encapsulator().Bytes()
+		dkBytes := dk.ExpandedBytes()
+		_, c := dk.Encapsulator().Encapsulate()
+		b.Run(l.name+"/op=encaps/impl=pqkem", func(b *testing.B) {
+			for b.Loop() {
+				ek, err := l.newEK(ekBytes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ek.Encapsulate()
+			}
+		})
+		b.Run(l.name+"/op=decaps/impl=pqkem", func(b *testing.B) {
+			for b.Loop() {
+				dk, err := l.newKeyExpanded(dkBytes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				dk.Decapsulate(c)
+			}
+		})
+		if l.std != nil {
+			b.Run(l.name+"/op=encaps/impl=std", func(b *testing.B) {
+				for b.Loop() {
+					ek, _ := l.std.newEK(ekBytes)
+					ek.Encapsulate()
+				}
+			})
+			b.Run(l.name+"/op=decaps/impl=std", func(b *testing.B) {
+				for b.Loop() {
+					dk, _ := l.std.newKey(seed)
+					dk.Decapsulate(c)
+				}
+			})
+		}
+		b.Run(l.name+"/op=encaps/impl=circl", func(b *testing.B) {
+			for b.Loop() {
+				pk, _ := l.circl.UnmarshalBinaryPublicKey(ekBytes)
+				l.circl.Encapsulate(pk)
+			}
+		})
+		b.Run(l.name+"/op=decaps/impl=circl", func(b *testing.B) {
+			for b.Loop() {
+				sk, _ := l.circl.UnmarshalBinaryPrivateKey(dkBytes)
+				l.circl.Decapsulate(sk, c)
+			}
+		})
+	}
+}
