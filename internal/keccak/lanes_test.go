@@ -153,3 +153,25 @@ func TestLanesStart(t *testing.T) {
 		}
 	}
 }
+
+// TestLanesReadAll compares ReadAll with four Reads on random states.
+func TestLanesReadAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100 {
+		var s Lanes
+		for i := range s.a {
+			for j := range s.a[i] {
+				s.a[i][j] = r.Uint64()
+			}
+		}
+		var got [4][Rate128]byte
+		s.ReadAll(&got)
+		for j := range 4 {
+			want := make([]byte, Rate128)
+			s.Read(j, want)
+			if !bytes.Equal(got[j][:], want) {
+				t.Fatalf("lane %d: ReadAll %x, Read %x", j, got[j], want)
+			}
+		}
+	}
+}

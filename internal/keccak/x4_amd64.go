@@ -17,3 +17,14 @@ func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {
 			(*[Rate256]byte)(out[2][o:]), (*[Rate256]byte)(out[3][o:]))
 	}
 }
+
+// readAll copies the first Rate128 bytes of every lane of s to out.
+func (s *Lanes) readAll(out *[4][Rate128]byte) {
+	if !Accelerated() {
+		for j := range out {
+			s.Read(j, out[j][:])
+		}
+		return
+	}
+	keccakSqueeze168x4(&s.a, &out[0], &out[1], &out[2], &out[3])
+}

@@ -14,3 +14,9 @@ func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {
 		s.squeezeBlock(j, out[j][o:o+s.rate])
 	}
 }
+
+func (s *Lanes) readAll(out *[4][Rate128]byte) {
+	for j := range out {
+		s.Read(j, out[j][:])
+	}
+}
