@@ -265,18 +265,26 @@ func (dk *DecapsulationKeyOf[E, D, PE, PD]) decapsulateInternal(K *[SharedKeySiz
 	var gIn [64]byte
 	copy(gIn[:32], m[:])
 	copy(gIn[32:], dk.ek.h[:])
-	g := sha3.Sum512(gIn[:])
-
-	// K̄ = J(z || c) = SHAKE256(z || c, 32)
-	var kBar [SharedKeySize]byte
-	var j sha3.SHAKE // the zero value is SHAKE256
-	j.Write(dk.z[:])
-	j.Write(c)
-	j.Read(kBar[:])
 
 	var cBuf [maxCiphertextSize]byte
+	var c1 []byte
+	var g [64]byte
+	var kBar [SharedKeySize]byte
 	ex := dk.ek.ex()
-	c1 := pkeEncrypt(p, cBuf[:0], &ex, &m, (*[32]byte)(g[32:]))
+	if keccak.Accelerated() {
+		// G, J and the noise of the re-encryption on the four-way Keccak.
+		var f encryptionNoise
+		g, kBar = decapsulateX4(p, &f, &gIn, &dk.z, c)
+		c1 = pkeEncryptNoise(p, cBuf[:0], &ex, &m, &f)
+	} else {
+		g = sha3.Sum512(gIn[:])
+		// K̄ = J(z || c) = SHAKE256(z || c, 32)
+		var j sha3.SHAKE // the zero value is SHAKE256
+		j.Write(dk.z[:])
+		j.Write(c)
+		j.Read(kBar[:])
+		c1 = pkeEncrypt(p, cBuf[:0], &ex, &m, (*[32]byte)(g[32:]))
+	}
 
 	equal := subtle.ConstantTimeCompare(c, c1)
 	copy(K[:], kBar[:])

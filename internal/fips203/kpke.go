@@ -130,25 +130,58 @@ func pkeKeyGen(p *Params, ex *encryptionKey, dx *decryptionKey, d *[32]byte) {
 	}
 }
 
+// encryptionNoise holds the noise of one K-PKE encryption (FIPS 203,
+// Algorithm 14, lines 9 to 17): r, e1 and e2, whose PRF counters N are
+// 0 .. k-1, k .. 2k-1 and 2k.
+type encryptionNoise struct {
+	r  [maxK]nttElement // r, then r̂ = NTT(r)
+	e1 [maxK]ringElement
+	e2 ringElement
+}
+
+// poly returns the noise polynomial with PRF counter N, for rank k.
+func (f *encryptionNoise) poly(k, N int) *ringElement {
+	switch { // N and k are public
+	case N < k:
+		return (*ringElement)(&f.r[N])
+	case N < 2*k:
+		return &f.e1[N-k]
+	}
+	return &f.e2
+}
+
 // pkeEncrypt implements K-PKE.Encrypt (FIPS 203, Algorithm 14) with the
 // parsed key ex, appending the ciphertext to c.
 func pkeEncrypt(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, rnd *[32]byte) []byte {
 	k := p.k
 	// Lines 9 to 19: r[i] from PRF_eta1(r, N) for N = 0 .. k-1, e1[i] from
 	// PRF_eta2(r, N) for N = k .. 2k-1 and e2 from PRF_eta2(r, 2k), sampled
-	// together; then r̂ = NTT(r).
-	var r [maxK]nttElement
-	var e1 [maxK]ringElement
-	var e2 ringElement
+	// together.
+	var f encryptionNoise
 	var noise [2*maxK + 1]*ringElement
 	var etas [2*maxK + 1]int
-	for i := range k {
-		noise[i] = (*ringElement)(&r[i])
-		noise[k+i] = &e1[i]
-		etas[i], etas[k+i] = p.eta1, eta2
+	for N := range 2*k + 1 {
+		noise[N], etas[N] = f.poly(k, N), noiseEta(p, N)
 	}
-	noise[2*k], etas[2*k] = &e2, eta2
 	samplePRFs(rnd, noise[:2*k+1], etas[:2*k+1])
+	return pkeEncryptNoise(p, c, ex, m, &f)
+}
+
+// noiseEta is the eta of the noise polynomial with PRF counter N in
+// K-PKE.Encrypt: eta1 for r, eta2 for e1 and e2.
+func noiseEta(p *Params, N int) int {
+	if N < p.k { // N and k are public
+		return p.eta1
+	}
+	return eta2
+}
+
+// pkeEncryptNoise is K-PKE.Encrypt from line 18 on, with the noise f
+// already sampled; it overwrites r in f with r̂.
+func pkeEncryptNoise(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, f *encryptionNoise) []byte {
+	k := p.k
+	// Line 18: r̂ = NTT(r).
+	r, e1, e2 := &f.r, &f.e1, &f.e2
 	var rCache [maxK]nttCache
 	for i := range k {
 		ntt((*ringElement)(&r[i]))
@@ -173,7 +206,7 @@ func pkeEncrypt(p *Params, c []byte, ex *encryptionKey, m *[MessageSize]byte, rn
 	var t nttElement
 	innerProduct(&t, ex.t, 1, r[:], rCache[:], k, nil)
 	v := inverseNTT(&t)
-	polyAdd(v, v, &e2)
+	polyAdd(v, v, e2)
 	polyAdd(v, v, &mu)
 	return ringCompressAndEncode(c, v, p.dv)
 }

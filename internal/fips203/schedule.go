@@ -30,7 +30,8 @@ const (
 	laneIdle   laneKind = iota
 	laneMatrix          // SHAKE128 for SampleNTT, one matrix entry
 	laneNoise           // SHAKE256 for PRF_eta, one noise polynomial
-	laneHash            // SHA3-256, the hash of the encapsulation key
+	laneHash            // the hash: SHA3-256 of ek, or SHAKE256 of z || c (J)
+	laneG               // SHA3-512 of a 64-byte input, one block (G)
 )
 
 type laneJob struct {
@@ -63,16 +64,19 @@ type lanesSchedule struct {
 	// live here, not behind pointers to the caller's variables, which
 	// would make the compiler move those to the heap.)
 	sigma     [32]byte
-	f         [2 * maxK]ringElement
-	eta       [2 * maxK]int
+	f         [2*maxK + 1]ringElement
+	eta       [2*maxK + 1]int
 	buf       [4][2 * keccak.Rate256]byte
 	blocks    [4]int
 	noiseDone uint32
 
 	// The hash, if hashing: in is the part of the input known so far,
 	// final says that it is all of it; pos bytes are absorbed. hashLane is
-	// the lane that runs it, or -1.
+	// the lane that runs it, or -1. hashDS is the domain byte: 0x06 for
+	// SHA3-256 (the default), 0x1f for SHAKE256; both have rate 136 and
+	// 32 bytes of output here.
 	hashing  bool
+	hashDS   byte
 	in       []byte
 	final    bool
 	pos      int
@@ -80,12 +84,20 @@ type lanesSchedule struct {
 	padded   bool
 	hashDone bool
 	h        [32]byte
+
+	// G, if queued: gOut = SHA3-512(gIn), one block.
+	gIn   [64]byte
+	gOut  [64]byte
+	gDone bool
 }
 
 // init sets s to a schedule with no jobs and no hash, for a matrix of rank
 // k from rho.
 func (s *lanesSchedule) init(k int, rho *[32]byte) {
-	s.k, s.rho, s.hashLane = k, *rho, -1
+	s.k, s.hashLane, s.hashDS = k, -1, 0x06
+	if rho != nil {
+		s.rho = *rho
+	}
 }
 
 // addMatrix queues the matrix entry e = x*k + y.
@@ -99,6 +111,13 @@ func (s *lanesSchedule) addMatrix(x, y int) {
 func (s *lanesSchedule) addNoise(N int, eta int) {
 	s.eta[N] = eta
 	s.queue[s.tail] = laneJob{kind: laneNoise, index: uint8(N)}
+	s.tail++
+}
+
+// addG queues G = SHA3-512(in), for s.gOut.
+func (s *lanesSchedule) addG(in *[64]byte) {
+	s.gIn = *in
+	s.queue[s.tail] = laneJob{kind: laneG}
 	s.tail++
 }
 
@@ -161,6 +180,8 @@ func (s *lanesSchedule) step(a []nttElement) {
 			seed[32] = job.index
 			s.st.Start(j, keccak.Rate256, 0x1f, seed[:33])
 			s.blocks[j] = 0
+		case laneG:
+			s.st.Start(j, rateSHA3512, 0x06, s.gIn[:])
 		}
 	}
 
@@ -175,7 +196,7 @@ func (s *lanesSchedule) step(a []nttElement) {
 			s.pos += keccak.Rate256
 		case s.final:
 			s.st.XOR(j, rest)
-			s.st.Pad(j, keccak.Rate256, len(rest), 0x06) // SHA-3 domain
+			s.st.Pad(j, keccak.Rate256, len(rest), s.hashDS)
 			s.pos += len(rest)
 			s.padded = true
 		default:
@@ -207,6 +228,10 @@ func (s *lanesSchedule) step(a []nttElement) {
 				s.noiseDone |= 1 << N
 				s.lane[j] = laneJob{}
 			}
+		case laneG:
+			copy(s.gOut[:], out[j][:64])
+			s.gDone = true
+			s.lane[j] = laneJob{}
 		case laneHash:
 			if sitOut {
 				s.st.Restore(j, &saved)
@@ -219,6 +244,9 @@ func (s *lanesSchedule) step(a []nttElement) {
 		}
 	}
 }
+
+// rateSHA3512 is the rate of SHA3-512 in bytes, 200 - 2*64 (FIPS 202).
+const rateSHA3512 = 72
 
 // keyGenX4 is K-PKE.KeyGen (FIPS 203, Algorithm 13) from rho and sigma
 // (its lines 1 and 2 done by the caller), together with the H(ek) of
@@ -303,4 +331,37 @@ func parseX4(p *Params, ex *encryptionKey, b []byte) [32]byte {
 		s.step(ex.a)
 	}
 	return s.h
+}
+
+// decapsulateX4 is the Keccak work of ML-KEM.Decaps_internal (FIPS 203,
+// Algorithm 18) on the four-way permutation, given m' (line 7): (K', r')
+// = G(m' || h) (line 7), the noise of the re-encryption from r' (lines 8
+// and 9, through K-PKE.Encrypt lines 9 to 17), and K̄ = J(z || c) (line
+// 8), whose chain of permutations over the ciphertext runs in one lane
+// while G and then the noise run in the others. Only for
+// keccak.Accelerated().
+func decapsulateX4(p *Params, f *encryptionNoise, gIn *[64]byte, z *[32]byte, c []byte) (g [64]byte, kBar [32]byte) {
+	k := p.k
+	var s lanesSchedule
+	s.init(k, nil)
+	var jIn [32 + maxCiphertextSize]byte
+	copy(jIn[:], z[:])
+	copy(jIn[32:], c)
+	s.hashing, s.hashDS, s.in, s.final = true, 0x1f, jIn[:32+len(c)], true
+	s.addG(gIn)
+	queued := false
+	for s.busy() || !queued {
+		s.step(nil)
+		if s.gDone && !queued {
+			copy(s.sigma[:], s.gOut[32:])
+			for N := range 2*k + 1 {
+				s.addNoise(N, noiseEta(p, N))
+			}
+			queued = true
+		}
+	}
+	for N := range 2*k + 1 {
+		*f.poly(k, N) = s.f[N]
+	}
+	return s.gOut, s.h
 }
