@@ -2,11 +2,12 @@ package fips203
 
 // Params is an ML-KEM parameter set (FIPS 203, section 8, Table 2).
 //
-// The three levels share one implementation: polynomial vectors and the
-// matrix are fixed-capacity arrays sized for the largest k (4), and the
-// algorithms loop to Params.k. That keeps the hot path free of slices and
-// allocation, keeps every algorithm written once, and lets the PAKE code
-// swap the matrix sampler without a second copy of K-PKE.
+// The three levels share one implementation: the algorithms loop to
+// Params.k over views of k polynomials (encryptionKey, decryptionKey) of
+// the fixed-size arrays the keys hold (storage.go), and scratch values are
+// fixed-capacity arrays sized for the largest k (4). That keeps the hot
+// path free of allocation, keeps every algorithm written once, and lets
+// the PAKE code swap the matrix sampler without a second copy of K-PKE.
 type Params struct {
 	name   string
 	k      int
