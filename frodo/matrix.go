@@ -17,10 +17,6 @@ import (
 // SHAKE128, row i is the first 2n bytes of SHAKE128(LE16(i) || seedA), read
 // as little-endian 16-bit words.
 
-// shakeRowBuf is the size of a buffer for one SHAKE128 row: 2n bytes
-// rounded up to whole SHAKE128 blocks.
-const shakeRowBuf = (2*maxN + keccak.Rate128 - 1) / keccak.Rate128 * keccak.Rate128
-
 // aesBatch is the number of AES blocks encrypted per batch.
 const aesBatch = 8
 
@@ -52,7 +48,8 @@ func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 type rowBuf struct {
 	rows [4][maxN]uint16
 	// bytes is scratch space for SHAKE128 rows where the rows cannot be
-	// squeezed into directly (non-amd64 or purego builds).
+	// squeezed into directly (non-amd64 or purego builds; empty here).
+	//lint:ignore U1000 used by matrix_generic.go in the other builds
 	bytes rowScratch
 	// aes is the crypto/aes path's input and output blocks, allocated on
 	// first use: it goes through the cipher.Block interface, so it is on

@@ -2,6 +2,8 @@
 
 package frodo
 
+import "github.com/pqkem/pqkem/internal/keccak"
+
 func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
 
 func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) { axpy4x8Generic(bp, sp, r, i, n) }
@@ -22,6 +24,10 @@ func shakeRowsDone(r *rowBuf, n int) {
 		leUint16s(r.rows[k][:n], r.bytes[k][:])
 	}
 }
+
+// shakeRowBuf is the size of a buffer for one SHAKE128 row: 2n bytes
+// rounded up to whole SHAKE128 blocks.
+const shakeRowBuf = (2*maxN + keccak.Rate128 - 1) / keccak.Rate128 * keccak.Rate128
 
 // rowScratch holds four SHAKE128 rows as bytes, before their conversion.
 type rowScratch = [4][shakeRowBuf]byte

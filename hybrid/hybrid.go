@@ -144,9 +144,9 @@ var (
 	secP384r1MLKEM1024 = &KEM{name: NameSecP384r1MLKEM1024, spec: "draft-ietf-tls-ecdhe-mlkem", tlsGroup: TLSSecP384r1MLKEM1024,
 		pq: mlkem1024, ec: p384, ecFirst: true, combiner: combineConcat, ekWhat: "key share"}
 
-	hpkeMLKEM512  = &KEM{name: "ML-KEM-512", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM512, pq: mlkem512}
-	hpkeMLKEM768  = &KEM{name: "ML-KEM-768", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM768, pq: mlkem768}
-	hpkeMLKEM1024 = &KEM{name: "ML-KEM-1024", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM1024, pq: mlkem1024}
+	hpkeMLKEM512  = &KEM{name: "ML-KEM-512", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM512, pq: mlkem512, combiner: mlkemOnly}
+	hpkeMLKEM768  = &KEM{name: "ML-KEM-768", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM768, pq: mlkem768, combiner: mlkemOnly}
+	hpkeMLKEM1024 = &KEM{name: "ML-KEM-1024", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM1024, pq: mlkem1024, combiner: mlkemOnly}
 )
 
 // XWing returns X-Wing, which HPKE calls MLKEM768-X25519.

@@ -84,9 +84,6 @@ func (s *Scheme) Msg1Size() int { return 384*s.k + 64 }
 // the ciphertext.
 func (s *Scheme) Msg2Size() int { return 32 + s.backend.ctSize }
 
-// ekSize is 384k + 32.
-func (s *Scheme) ekSize() int { return 384*s.k + 32 }
-
 var (
 	schemesOnce sync.Once
 	schemes     []*Scheme

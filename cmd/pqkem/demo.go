@@ -88,7 +88,7 @@ func exchange(w io.Writer, s kem.Scheme) error {
 	start := time.Now()
 	dk, err := s.GenerateKey()
 	if err != nil {
-		return fmt.Errorf("Alice's key generation: %w", err)
+		return fmt.Errorf("key generation (Alice): %w", err)
 	}
 	ekBytes := dk.EncapsulationKey().Bytes()
 	printStep(w, "Alice", "generates a key pair, sends the encapsulation key", start)
@@ -96,7 +96,7 @@ func exchange(w io.Writer, s kem.Scheme) error {
 	start = time.Now()
 	ek, err := s.NewEncapsulationKey(ekBytes)
 	if err != nil {
-		return fmt.Errorf("Bob cannot parse Alice's encapsulation key: %w", err)
+		return fmt.Errorf("parsing Alice's encapsulation key (Bob): %w", err)
 	}
 	bobKey, ciphertext := ek.Encapsulate()
 	printStep(w, "Bob", "parses it, encapsulates a shared key, sends the ciphertext", start)
@@ -104,7 +104,7 @@ func exchange(w io.Writer, s kem.Scheme) error {
 	start = time.Now()
 	aliceKey, err := dk.Decapsulate(ciphertext)
 	if err != nil {
-		return fmt.Errorf("Alice cannot decapsulate Bob's ciphertext: %w", err)
+		return fmt.Errorf("decapsulating Bob's ciphertext (Alice): %w", err)
 	}
 	printStep(w, "Alice", "decapsulates the ciphertext", start)
 
@@ -125,7 +125,7 @@ func exchange(w io.Writer, s kem.Scheme) error {
 	}
 	if !bytes.Equal(aliceKey, bobKey) {
 		fmt.Fprintf(w, "  match: NO\n")
-		return errors.New("Alice and Bob have different shared keys")
+		return errors.New("the shared keys of Alice and Bob differ")
 	}
 	fmt.Fprintf(w, "  match: yes\n")
 	return nil

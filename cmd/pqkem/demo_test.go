@@ -131,7 +131,7 @@ func TestDemoFailures(t *testing.T) {
 		stdout string
 	}{
 		{&brokenScheme{Scheme: good, name: "Broken-Key", badKey: true}, "match: NO"},
-		{&brokenScheme{Scheme: good, name: "Broken-EK", badEK: true}, "FAILED: Bob cannot parse Alice's encapsulation key: test: invalid encapsulation key"},
+		{&brokenScheme{Scheme: good, name: "Broken-EK", badEK: true}, "FAILED: parsing Alice's encapsulation key (Bob): test: invalid encapsulation key"},
 		{&brokenScheme{Scheme: good, name: "Broken-Size", badCTLength: true}, "FAILED: the ciphertext is 768 bytes, but Broken-Size announces 769"},
 	} {
 		// The broken scheme between two good ones: they still run, and
