@@ -4,8 +4,8 @@ import (
 	"github.com/pqkem/pqkem/internal/keccak"
 )
 
-// The Keccak work of key generation and of parsing an encapsulation key,
-// scheduled on the four lanes of the AVX2 permutation.
+// The Keccak work of key generation, of parsing an encapsulation key and of
+// decapsulation, scheduled on the four lanes of the AVX2 permutation.
 //
 // Key generation hashes the encapsulation key, SHA3-256 over 384k + 32
 // bytes: 6 to 12 permutations in a chain that no batching can shorten, and
@@ -16,7 +16,9 @@ import (
 // soon as the rows of t̂ that cover it are computed, and the matrix and
 // noise jobs are ordered so that the rows come as early as possible.
 // Parsing an encapsulation key does the same with all of ek known from the
-// start.
+// start. Decapsulation runs J(z || c), a chain of 6 to 12 permutations over
+// the ciphertext, in one lane while G and then the re-encryption noise run
+// in the others.
 //
 // Which lane runs what, and when, depends only on the order of the jobs
 // (fixed) and on how many blocks each matrix entry needs (a function of
