@@ -4173,7 +4173,7 @@ DATA rejUniformMask<>+30(SB)/2, $0x0fff
 GLOBL rejUniformMask<>(SB), RODATA|NOPTR, $32
 
 // func rejUniformAVX2(a *[256]uint16, k int, b []byte) (int, int)
-// Requires: AVX, AVX2, BMI2, POPCNT
+// Requires: AVX, AVX2, POPCNT
 TEXT ·rejUniformAVX2(SB), NOSPLIT, $0-56
 	MOVQ    a+0(FP), AX
 	MOVQ    k+8(FP), CX
@@ -4181,7 +4181,6 @@ TEXT ·rejUniformAVX2(SB), NOSPLIT, $0-56
 	MOVQ    b_len+24(FP), BX
 	XORQ    SI, SI
 	LEAQ    rejUniformTable<>+0(SB), DI
-	MOVL    $0x55555555, R8
 	VMOVDQU rejUniformQ<>+0(SB), Y0
 	JMP     rejCheck
 
@@ -4194,31 +4193,32 @@ rejParse:
 	VPBLENDW     $0xaa, Y2, Y1, Y1
 	VPAND        rejUniformMask<>+0(SB), Y1, Y1
 	VPCMPGTW     Y1, Y0, Y2
-	VPMOVMSKB    Y2, R9
-	PEXTL        R8, R9, R9
-	MOVBQZX      R9, R10
-	SHRL         $0x08, R9
-	POPCNTQ      R10, R11
-	POPCNTQ      R9, R12
-	SHLQ         $0x04, R10
+	VPACKSSWB    Y2, Y2, Y2
+	VPMOVMSKB    Y2, R8
+	MOVBQZX      R8, R9
+	SHRL         $0x10, R8
+	ANDL         $0x000000ff, R8
+	POPCNTQ      R9, R10
+	POPCNTQ      R8, R11
 	SHLQ         $0x04, R9
-	VPSHUFB      (DI)(R10*1), X1, X2
+	SHLQ         $0x04, R8
+	VPSHUFB      (DI)(R9*1), X1, X2
 	VMOVDQU      X2, (AX)(CX*2)
-	ADDQ         R11, CX
+	ADDQ         R10, CX
 	VEXTRACTI128 $0x01, Y1, X1
-	VPSHUFB      (DI)(R9*1), X1, X1
+	VPSHUFB      (DI)(R8*1), X1, X1
 	VMOVDQU      X1, (AX)(CX*2)
-	ADDQ         R12, CX
+	ADDQ         R11, CX
 	ADDQ         $0x18, SI
 
 rejCheck:
 	CMPQ   CX, $0xf0
 	JA     rejDone
-	LEAQ   32(SI), R9
-	CMPQ   R9, BX
+	LEAQ   32(SI), R8
+	CMPQ   R8, BX
 	JBE    rejLoop
-	LEAQ   24(SI), R9
-	CMPQ   R9, BX
+	LEAQ   24(SI), R8
+	CMPQ   R8, BX
 	JA     rejDone
 	CMPQ   SI, $0x08
 	JB     rejDone

@@ -97,8 +97,6 @@ func rejUniform() {
 	XORQ(pos, pos)
 	tbl := GP64()
 	LEAQ(table, tbl)
-	pextMask := GP32()
-	MOVL(U32(0x55555555), pextMask)
 	qv := YMM()
 	VMOVDQU(qWords, qv)
 	end := GP64()
@@ -117,15 +115,18 @@ func rejUniform() {
 	VPSRLW(Imm(4), x, t)
 	VPBLENDW(Imm(0xaa), t, x, x)
 	VPAND(m0fff, x, x)
-	// g: all ones in the lanes below q; two mask bits per lane, then one.
+	// g: all ones in the lanes below q. Packed to bytes (within each
+	// 128-bit half, twice), one mask bit per candidate: bits 0-7 are
+	// candidates 0-7, bits 16-23 candidates 8-15.
 	VPCMPGTW(x, qv, g)
+	VPACKSSWB(g, g, g)
 	m := GP32()
 	VPMOVMSKB(g, m)
-	PEXTL(pextMask, m, m)
 	m0, m1 := GP64(), GP64()
 	MOVBQZX(m.As8(), m0)
 	MOVL(m, m1.As32())
-	SHRL(Imm(8), m1.As32())
+	SHRL(Imm(16), m1.As32())
+	ANDL(U32(0xff), m1.As32())
 	c0, c1 := GP64(), GP64()
 	POPCNTQ(m0, c0)
 	POPCNTQ(m1, c1)
