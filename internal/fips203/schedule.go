@@ -48,6 +48,9 @@ type laneJob struct {
 type lanesSchedule struct {
 	st   keccak.Lanes
 	lane [4]laneJob
+	// out holds the first block of every lane after a permutation (a
+	// field, so that it is not zeroed at every step).
+	out [4][keccak.Rate128]byte
 
 	// queue holds the matrix and noise jobs not yet started, in order.
 	queue      [maxK*maxK + 2*maxK]laneJob
@@ -208,8 +211,8 @@ func (s *lanesSchedule) step(a []nttElement) {
 	}
 
 	s.st.Permute()
-	var out [4][keccak.Rate128]byte
-	s.st.ReadAll(&out)
+	out := &s.out
+	s.st.ReadAll(out)
 
 	for j := range s.lane {
 		switch job := s.lane[j]; job.kind {
