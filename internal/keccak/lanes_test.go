@@ -34,24 +34,20 @@ func TestLanes(t *testing.T) {
 			in[i] = byte(r.Uint32())
 		}
 		j := &laneRun{in: in}
-		switch r.IntN(3) {
-		case 0:
-			j.rate, j.ds = Rate128, 0x1f
-			j.want = make([]byte, 1+r.IntN(700))
-			h := sha3.NewSHAKE128()
-			h.Write(in)
-			h.Read(j.want)
-		case 1:
-			j.rate, j.ds = Rate256, 0x1f
-			j.want = make([]byte, 1+r.IntN(700))
-			h := sha3.NewSHAKE256()
-			h.Write(in)
-			h.Read(j.want)
-		case 2:
+		if r.IntN(3) == 2 {
 			j.rate, j.ds = Rate256, 0x06
 			h := sha3.Sum256(in)
 			j.want = h[:]
+			return j
 		}
+		h, rate := sha3.NewSHAKE128(), Rate128
+		if r.IntN(2) == 1 {
+			h, rate = sha3.NewSHAKE256(), Rate256
+		}
+		j.rate, j.ds = rate, 0x1f
+		j.want = make([]byte, 1+r.IntN(700))
+		h.Write(in)
+		h.Read(j.want)
 		return j
 	}
 	for trial := range 50 {
