@@ -8,10 +8,7 @@ import (
 )
 
 // The twelve FrodoKEM parameter sets go through one adapter around
-// *frodo.ParameterSet. They are registered by registerFrodo, called from
-// the init function in register_frodo.go, after ML-KEM's (init functions
-// run in the order of their files' names, and kem.All promises ML-KEM
-// first).
+// *frodo.ParameterSet, registered by registerFrodo.
 //
 // The key seed is s || seedSE || z and the encapsulation seed is mu
 // (eFrodoKEM) or mu || salt (FrodoKEM): exactly what the reference

@@ -102,6 +102,15 @@ type Specifier interface {
 	Specification() string
 }
 
+// The schemes of this module register in one init function, in the order
+// kem.All promises: ML-KEM-512, ML-KEM-768 and ML-KEM-1024 first, then
+// the hybrids, then FrodoKEM.
+func init() {
+	registerMLKEM()
+	registerHybrids()
+	registerFrodo()
+}
+
 var registry struct {
 	sync.RWMutex
 	schemes []Scheme

@@ -10,7 +10,7 @@ import (
 
 // The three ML-KEM levels go through one generic adapter, instantiated with
 // each level's key types and constructors from package mlkem.
-func init() {
+func registerMLKEM() {
 	Register(newMLKEM(mlkemLevel{"ML-KEM-512", mlkem.EncapsulationKeySize512, mlkem.DecapsulationKeyExpandedSize512, mlkem.CiphertextSize512},
 		mlkem.GenerateKey512, mlkem.NewDecapsulationKey512, mlkem.NewDecapsulationKeyExpanded512, mlkem.NewEncapsulationKey512, mlkemtest.Encapsulate512))
 	Register(newMLKEM(mlkemLevel{"ML-KEM-768", mlkem.EncapsulationKeySize768, mlkem.DecapsulationKeyExpandedSize768, mlkem.CiphertextSize768},

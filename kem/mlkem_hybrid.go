@@ -15,7 +15,7 @@ import (
 // X-Wing, MLKEM768-P256, MLKEM1024-P384, X25519MLKEM768, SecP256r1MLKEM768
 // and SecP384r1MLKEM1024, through one adapter. The HPKE ML-KEM KEMs of
 // package hybrid are not registered: their names are ML-KEM's.
-func init() {
+func registerHybrids() {
 	for _, k := range hybrid.All() {
 		Register(&hybridScheme{k})
 	}
