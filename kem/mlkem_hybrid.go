@@ -1,9 +1,7 @@
 package kem
 
-// This file registers the hybrids of package hybrid. Its name sorts after
-// mlkem.go on purpose: init functions run in file-name order, and All
-// promises ML-KEM-512, ML-KEM-768 and ML-KEM-1024 first (a file named
-// hybrid.go would register the hybrids before them).
+// This file adapts the hybrids of package hybrid; registerHybrids is
+// called from kem.go's init, after ML-KEM's registration.
 
 import (
 	"crypto"
