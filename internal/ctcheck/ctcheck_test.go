@@ -40,12 +40,11 @@ var secretPackages = []string{
 // the reason: each divides public values only. Names are objdump's,
 // without the module path "github.com/pqkem/pqkem/".
 var allowlist = map[string]string{
-	"internal/fips203.sampleMatrixFIPS":   "the matrix index: e / k and e % k for the entry number e and the rank k, both public (the matrix is expanded from the public rho)",
 	"internal/keccak.(*X4).SqueezeBlocks": "lengths: len(out) % rate and the offset % rate; the lengths of the outputs are public, their contents never divided",
 	"internal/keccak.(*X4).Read":          "the offset: (off + len) % rate, public lengths",
 	"pake.reciprocal":                     "runs at package initialization on the public constant q^5 (bits.Div64)",
 	"pake.init":                           "pake.reciprocal inlined into package initialization: the public constant q^5",
-	"pake.(*Scheme).presample.func1":      "the matrix index e / k and e % k, public, as in sampleMatrixFIPS",
+	"pake.(*Scheme).presample.func1":      "the matrix index e / k and e % k of entry e at rank k, both public",
 }
 
 // goTool returns the go command on the PATH, the one that runs the tests.

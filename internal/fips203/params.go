@@ -14,7 +14,7 @@ type Params struct {
 	eta1   int
 	du, dv uint8
 	// sampleMatrix expands Â. The ML-KEM parameter sets use FIPS 203
-	// SampleNTT (sampleMatrixFIPS, four entries at a time); the PAKE
+	// SampleNTT (sampleMatrixFIPS, on the Keccak lanes); the PAKE
 	// protocols plug in batched constant-time variants with WithSampler.
 	sampleMatrix sampleMatrixFunc
 	// fipsMatrix says that sampleMatrix is FIPS 203 SampleNTT, which the

@@ -15,22 +15,23 @@ import (
 type sampleMatrixFunc func(a []nttElement, rho *[32]byte, k int)
 
 // sampleMatrixFIPS expands Â with FIPS 203 SampleNTT. With the four-way AVX2
-// Keccak it samples four entries at a time (k = 2: 4, k = 3: 4 + 4 + 1, k =
-// 4: 4 x 4), the last odd entry with one crypto/sha3 state; otherwise entry
-// by entry. Either way every entry equals SampleNTT(rho || i || j).
+// Keccak the entries run on the lanes of the schedule of schedule.go (which
+// key generation and key parsing use with the hash beside them); otherwise
+// entry by entry. Either way every entry equals SampleNTT(rho || i || j).
 func sampleMatrixFIPS(a []nttElement, rho *[32]byte, k int) {
-	e := 0
 	if keccak.Accelerated() {
-		for ; e+4 <= k*k; e += 4 {
-			var idx [4][2]byte
-			for l := range idx {
-				idx[l] = [2]byte{byte((e + l) / k), byte((e + l) % k)}
-			}
-			sampleNTTx4(&[4]*nttElement{&a[e], &a[e+1], &a[e+2], &a[e+3]}, rho, &idx)
+		var s lanesSchedule
+		s.init(k, rho)
+		s.addMatrices()
+		for s.busy() {
+			s.step(a)
 		}
+		return
 	}
-	for ; e < k*k; e++ {
-		sampleNTT(&a[e], rho, byte(e/k), byte(e%k))
+	for i := range k {
+		for j := range k {
+			sampleNTT(&a[i*k+j], rho, byte(i), byte(j))
+		}
 	}
 }
 
@@ -54,46 +55,6 @@ func sampleNTT(a *nttElement, rho *[32]byte, j, i byte) {
 	for k < n {
 		h.Read(buf[:keccak.Rate128])
 		k = rejectionSample(a, k, buf[:keccak.Rate128])
-	}
-}
-
-// sampleNTTx4 is SampleNTT for four matrix entries at once: a[l] =
-// SampleNTT(rho || idx[l][0] || idx[l][1]), from four SHAKE128 instances run
-// in lock step. Three blocks give 336 candidates, of which 256 are accepted
-// in more than 99% of cases; while any entry is short, all four instances
-// are squeezed one more block and only the short entries read it. There is
-// no limit on the number of blocks. Like sampleNTT it is variable time, on
-// public data only.
-func sampleNTTx4(a *[4]*nttElement, rho *[32]byte, idx *[4][2]byte) {
-	var seeds [4][34]byte
-	for l := range seeds {
-		copy(seeds[l][:], rho[:])
-		seeds[l][32], seeds[l][33] = idx[l][0], idx[l][1]
-	}
-	var h keccak.X4
-	h.Init128([4][]byte{seeds[0][:], seeds[1][:], seeds[2][:], seeds[3][:]})
-
-	var buf [4][3 * keccak.Rate128]byte
-	out := [4][]byte{buf[0][:], buf[1][:], buf[2][:], buf[3][:]}
-	h.SqueezeBlocks(&out)
-	var k [4]int
-	done := true
-	for l := range a {
-		k[l] = rejectionSample(a[l], 0, buf[l][:])
-		done = done && k[l] == n
-	}
-	for !done {
-		for l := range out {
-			out[l] = buf[l][:keccak.Rate128]
-		}
-		h.SqueezeBlocks(&out)
-		done = true
-		for l := range a {
-			if k[l] < n {
-				k[l] = rejectionSample(a[l], k[l], out[l])
-			}
-			done = done && k[l] == n
-		}
 	}
 }
 

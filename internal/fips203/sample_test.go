@@ -173,10 +173,11 @@ func TestSampleMatrix(t *testing.T) {
 	})
 }
 
-// TestSampleNTTx4ManyBlocks checks the batched sampler on entries that need
-// more than the three blocks it squeezes first (about 1% of them), with the
-// other three lanes needing fewer or as many.
-func TestSampleNTTx4ManyBlocks(t *testing.T) {
+// TestSampleMatrixManyBlocks checks the matrix sampler on matrices with an
+// entry that needs more than the three blocks most need (about 1% of
+// entries), at every rank, so the long entry meets the other lanes at
+// different points of the schedule.
+func TestSampleMatrixManyBlocks(t *testing.T) {
 	bothPaths(t, func(t *testing.T) {
 		rng := rand.NewChaCha8([32]byte{10})
 		found := 0
@@ -188,17 +189,16 @@ func TestSampleNTTx4ManyBlocks(t *testing.T) {
 				continue
 			}
 			found++
-			idx := [4][2]byte{{0, 0}, {0, 1}, {1, 0}, {1, 1}}
-			// Put the long entry in every lane position in turn.
-			for l := range idx {
-				idx[0], idx[l] = idx[l], idx[0]
-				var got [4]nttElement
-				sampleNTTx4(&[4]*nttElement{&got[0], &got[1], &got[2], &got[3]}, &rho, &idx)
-				for m := range idx {
-					var want nttElement
-					sampleNTTRef(&want, &rho, idx[m][0], idx[m][1])
-					if got[m] != want {
-						t.Fatalf("rho = %x: lane %d, entry %v differs", rho, m, idx[m])
+			for _, k := range []int{2, 3, 4} {
+				var got [maxK * maxK]nttElement
+				sampleMatrixFIPS(got[:], &rho, k)
+				for i := range k {
+					for j := range k {
+						var want nttElement
+						sampleNTTRef(&want, &rho, byte(i), byte(j))
+						if got[i*k+j] != want {
+							t.Fatalf("rho = %x, k = %d: entry (%d, %d) differs", rho, k, i, j)
+						}
 					}
 				}
 			}
@@ -292,7 +292,7 @@ func BenchmarkSampleMatrix(b *testing.B) {
 	var a [maxK * maxK]nttElement
 	perEntry := sampleMatrixWith(sampleNTT)
 	for _, k := range []int{2, 3, 4} {
-		b.Run(fmt.Sprintf("k=%d/impl=x4", k), func(b *testing.B) {
+		b.Run(fmt.Sprintf("k=%d/impl=lanes", k), func(b *testing.B) {
 			if !cpuid.AVX2() {
 				b.Skip("no AVX2")
 			}
@@ -334,8 +334,8 @@ func BenchmarkSamplePRFs(b *testing.B) {
 	}
 }
 
-// BenchmarkRejectionSample parses three SHAKE128 blocks, as sampleNTTx4
-// does first for each entry.
+// BenchmarkRejectionSample parses three SHAKE128 blocks, as sampleNTT
+// does first.
 func BenchmarkRejectionSample(b *testing.B) {
 	buf := make([]byte, 3*168)
 	rand.NewChaCha8([32]byte{}).Read(buf)

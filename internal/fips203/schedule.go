@@ -56,8 +56,8 @@ type lanesSchedule struct {
 	queue      [maxK*maxK + 2*maxK]laneJob
 	head, tail int
 
-	// The matrix: entry e is SampleNTT(rho || e/k || e%k), as
-	// sampleMatrixFIPS numbers them; count[e] coefficients are accepted.
+	// The matrix: entry e = x*k + y is SampleNTT(rho || x || y), as
+	// encryptionKey numbers them; count[e] coefficients are accepted.
 	k     int
 	rho   [32]byte
 	count [maxK * maxK]int
@@ -109,6 +109,15 @@ func (s *lanesSchedule) init(k int, rho *[32]byte) {
 func (s *lanesSchedule) addMatrix(x, y int) {
 	s.queue[s.tail] = laneJob{laneMatrix, uint8(x*s.k + y), uint8(x), uint8(y)}
 	s.tail++
+}
+
+// addMatrices queues every entry of the matrix, in order.
+func (s *lanesSchedule) addMatrices() {
+	for x := range s.k {
+		for y := range s.k {
+			s.addMatrix(x, y)
+		}
+	}
 }
 
 // addNoise queues the noise polynomial s.f[N] = SamplePolyCBD_eta(PRF_eta(
@@ -323,11 +332,7 @@ func parseX4(p *Params, ex *encryptionKey, b []byte) [32]byte {
 	var s lanesSchedule
 	s.init(k, ex.rho)
 	if p.fipsMatrix {
-		for x := range k {
-			for y := range k {
-				s.addMatrix(x, y)
-			}
-		}
+		s.addMatrices()
 	} else {
 		expandMatrix(p, ex)
 	}
