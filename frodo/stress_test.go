@@ -15,7 +15,8 @@ import (
 // round trips, 2,000 random tamperings and 1,000 random ciphertexts, as
 // ML-KEM's (mlkem/stress_test.go). The default run does the full counts
 // for all twelve sets, two sets at a time (about 280 CPU seconds with the
-// AVX2 and AES-NI kernels, so about two and a half minutes on two cores).
+// AVX2 and AES-NI kernels: about three and a half minutes on two cores
+// beside the other packages' tests).
 // The generic Go code (the purego build) is several times slower, so
 // there the default run does a tenth (stressPathDivisor, set by build tag),
 // and -short a hundredth of the counts for the 640 sets, a thousandth for
