@@ -4182,48 +4182,122 @@ TEXT ·rejUniformAVX2(SB), NOSPLIT, $0-56
 	XORQ    SI, SI
 	LEAQ    rejUniformTable<>+0(SB), DI
 	VMOVDQU rejUniformQ<>+0(SB), Y0
-	JMP     rejCheck
+	VMOVDQU rejUniformShuffle<>+0(SB), Y1
+	VMOVDQU rejUniformMask<>+0(SB), Y2
+	XORQ    R8, R8
+	XORQ    R9, R9
+	CMPQ    CX, $0xf0
+	JA      rejDone
+	LEAQ    32(R9), R10
+	CMPQ    R10, BX
+	JA      rejFirst0Last
+	VPERMQ  $0x94, (DX)(R9*1), Y3
+	JMP     rejFirst0Loaded
+
+rejFirst0Last:
+	LEAQ   24(R9), R10
+	CMPQ   R10, BX
+	JA     rejFirst0Done
+	CMPQ   R9, $0x08
+	JB     rejFirst0Done
+	VPERMQ $0xe9, -8(DX)(R9*1), Y3
+
+rejFirst0Loaded:
+	ADDQ $0x18, R9
+	INCQ R8
+
+rejFirst0Done:
+	LEAQ   32(R9), R10
+	CMPQ   R10, BX
+	JA     rejFirst1Last
+	VPERMQ $0x94, (DX)(R9*1), Y4
+	JMP    rejFirst1Loaded
+
+rejFirst1Last:
+	LEAQ   24(R9), R10
+	CMPQ   R10, BX
+	JA     rejFirst1Done
+	CMPQ   R9, $0x08
+	JB     rejFirst1Done
+	VPERMQ $0xe9, -8(DX)(R9*1), Y4
+
+rejFirst1Loaded:
+	ADDQ $0x18, R9
+	INCQ R8
+
+rejFirst1Done:
+	LEAQ   32(R9), R10
+	CMPQ   R10, BX
+	JA     rejFirst2Last
+	VPERMQ $0x94, (DX)(R9*1), Y5
+	JMP    rejFirst2Loaded
+
+rejFirst2Last:
+	LEAQ   24(R9), R10
+	CMPQ   R10, BX
+	JA     rejFirst2Done
+	CMPQ   R9, $0x08
+	JB     rejFirst2Done
+	VPERMQ $0xe9, -8(DX)(R9*1), Y5
+
+rejFirst2Loaded:
+	ADDQ $0x18, R9
+	INCQ R8
+
+rejFirst2Done:
+	TESTQ R8, R8
+	JZ    rejDone
 
 rejLoop:
-	VPERMQ $0x94, (DX)(SI*1), Y1
-
-rejParse:
-	VPSHUFB      rejUniformShuffle<>+0(SB), Y1, Y1
-	VPSRLW       $0x04, Y1, Y2
-	VPBLENDW     $0xaa, Y2, Y1, Y1
-	VPAND        rejUniformMask<>+0(SB), Y1, Y1
-	VPCMPGTW     Y1, Y0, Y2
-	VPACKSSWB    Y2, Y2, Y2
-	VPMOVMSKB    Y2, R8
-	MOVBQZX      R8, R9
-	SHRL         $0x10, R8
-	ANDL         $0x000000ff, R8
-	POPCNTQ      R9, R10
-	POPCNTQ      R8, R11
-	SHLQ         $0x04, R9
-	SHLQ         $0x04, R8
-	VPSHUFB      (DI)(R9*1), X1, X2
-	VMOVDQU      X2, (AX)(CX*2)
-	ADDQ         R10, CX
-	VEXTRACTI128 $0x01, Y1, X1
-	VPSHUFB      (DI)(R8*1), X1, X1
-	VMOVDQU      X1, (AX)(CX*2)
-	ADDQ         R11, CX
+	VPSHUFB      Y1, Y3, Y3
+	VPSRLW       $0x04, Y3, Y7
+	VPBLENDW     $0xaa, Y7, Y3, Y3
+	VPAND        Y2, Y3, Y3
+	VPCMPGTW     Y3, Y0, Y7
+	VPACKSSWB    Y7, Y7, Y7
+	VPMOVMSKB    Y7, R10
+	MOVBQZX      R10, R11
+	SHRL         $0x10, R10
+	ANDL         $0x000000ff, R10
+	POPCNTQ      R11, R12
+	POPCNTQ      R10, R13
+	SHLQ         $0x04, R11
+	SHLQ         $0x04, R10
+	VPSHUFB      (DI)(R11*1), X3, X7
+	VEXTRACTI128 $0x01, Y3, X3
+	VPSHUFB      (DI)(R10*1), X3, X3
 	ADDQ         $0x18, SI
+	DECQ         R8
+	LEAQ         32(R9), R10
+	CMPQ         R10, BX
+	JA           rejNextLast
+	VPERMQ       $0x94, (DX)(R9*1), Y6
+	JMP          rejNextLoaded
 
-rejCheck:
-	CMPQ   CX, $0xf0
-	JA     rejDone
-	LEAQ   32(SI), R8
-	CMPQ   R8, BX
-	JBE    rejLoop
-	LEAQ   24(SI), R8
-	CMPQ   R8, BX
-	JA     rejDone
-	CMPQ   SI, $0x08
-	JB     rejDone
-	VPERMQ $0xe9, -8(DX)(SI*1), Y1
-	JMP    rejParse
+rejNextLast:
+	LEAQ   24(R9), R10
+	CMPQ   R10, BX
+	JA     rejNextDone
+	CMPQ   R9, $0x08
+	JB     rejNextDone
+	VPERMQ $0xe9, -8(DX)(R9*1), Y6
+
+rejNextLoaded:
+	ADDQ $0x18, R9
+	INCQ R8
+
+rejNextDone:
+	VMOVDQU X7, (AX)(CX*2)
+	ADDQ    R12, CX
+	VMOVDQU X3, (AX)(CX*2)
+	ADDQ    R13, CX
+	VMOVDQA Y4, Y3
+	VMOVDQA Y5, Y4
+	VMOVDQA Y6, Y5
+	CMPQ    CX, $0xf0
+	JA      rejDone
+	TESTQ   R8, R8
+	JNZ     rejLoop
 
 rejDone:
 	MOVQ CX, ret+40(FP)

@@ -10,13 +10,18 @@
 package main
 
 import (
+	"fmt"
 	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
 )
 
 const q = 3329
+
+// pipeDepth is how many rounds ahead the rejection loop loads its input.
+const pipeDepth = 3
 
 // words16 declares a 32-byte constant with v in every 16-bit lane.
 func words16(name string, v uint16) Mem {
@@ -97,24 +102,46 @@ func rejUniform() {
 	XORQ(pos, pos)
 	tbl := GP64()
 	LEAQ(table, tbl)
-	qv := YMM()
+	// The constants live in registers: a load from memory in the loop
+	// would wait for the previous round's stores (see below).
+	qv, shufv, maskv := YMM(), YMM(), YMM()
 	VMOVDQU(qWords, qv)
-	end := GP64()
+	VMOVDQU(shufMem, shufv)
+	VMOVDQU(m0fff, maskv)
 
-	x, t, g := YMM(), YMM(), YMM()
-	JMP(LabelRef("rejCheck"))
+	// xs[0] holds the round being parsed, xs[1:] the next ones.
+	var xs [pipeDepth + 1]reg.VecVirtual
+	for i := range xs {
+		xs[i] = YMM()
+	}
+	x, t, g := xs[0], YMM(), YMM()
+	// avail counts the rounds whose bytes are loaded (in x, x1, x2) and
+	// not yet parsed; ld is the offset in b of the next round to load.
+	avail, ld := GP64(), GP64()
+
+	// The loop is software-pipelined two rounds deep: the bytes of the
+	// round after next are loaded before this round's stores. The stores'
+	// addresses depend on k, which depends on this round's load; a load
+	// placed after them waits for that address (the CPU does not know
+	// that b and a are apart), which chained every round's latency to the
+	// next. Now a load waits only for stores two rounds back.
+	XORQ(avail, avail)
+	XORQ(ld, ld)
+	CMPQ(k, Imm(240))
+	JA(LabelRef("rejDone"))
+	for i := range pipeDepth {
+		loadRound(bp, blen, ld, avail, xs[i], fmt.Sprintf("rejFirst%d", i))
+	}
+	TESTQ(avail, avail)
+	JZ(LabelRef("rejDone"))
 
 	Label("rejLoop")
-	// Bytes pos .. pos+15 in the low lane, pos+8 .. pos+23 in the high one.
-	VPERMQ(Imm(0x94), Mem{Base: bp, Index: pos, Scale: 1}, x)
-
-	Label("rejParse")
 	// Each 16-bit lane: the two bytes holding one candidate, then the
 	// odd candidates shifted down by 4, and 12 bits kept.
-	VPSHUFB(shufMem, x, x)
+	VPSHUFB(shufv, x, x)
 	VPSRLW(Imm(4), x, t)
 	VPBLENDW(Imm(0xaa), t, x, x)
-	VPAND(m0fff, x, x)
+	VPAND(maskv, x, x)
 	// g: all ones in the lanes below q. Packed to bytes (within each
 	// 128-bit half, twice), one mask bit per candidate: bits 0-7 are
 	// candidates 0-7, bits 16-23 candidates 8-15.
@@ -134,34 +161,53 @@ func rejUniform() {
 	SHLQ(Imm(4), m1)
 	lo, hi := XMM(), XMM()
 	VPSHUFB(Mem{Base: tbl, Index: m0, Scale: 1}, x.AsX(), lo)
-	VMOVDQU(lo, Mem{Base: a, Index: k, Scale: 2})
-	ADDQ(c0, k)
 	VEXTRACTI128(Imm(1), x, hi)
 	VPSHUFB(Mem{Base: tbl, Index: m1, Scale: 1}, hi, hi)
+	ADDQ(Imm(24), pos)
+	DECQ(avail)
+	loadRound(bp, blen, ld, avail, xs[pipeDepth], "rejNext")
+
+	VMOVDQU(lo, Mem{Base: a, Index: k, Scale: 2})
+	ADDQ(c0, k)
 	VMOVDQU(hi, Mem{Base: a, Index: k, Scale: 2})
 	ADDQ(c1, k)
-	ADDQ(Imm(24), pos)
-
-	// Go on while k <= 240 and b has 24 more bytes: with a plain load if
-	// it has 32, else (the last 24 bytes of b) with the same layout from the
-	// 32 bytes that end there, if b has them.
-	Label("rejCheck")
+	for i := range pipeDepth {
+		VMOVDQA(xs[i+1], xs[i])
+	}
+	// Go on while k <= 240 and a loaded round remains.
 	CMPQ(k, Imm(240))
 	JA(LabelRef("rejDone"))
-	LEAQ(Mem{Base: pos, Disp: 32}, end)
-	CMPQ(end, blen)
-	JBE(LabelRef("rejLoop"))
-	LEAQ(Mem{Base: pos, Disp: 24}, end)
-	CMPQ(end, blen)
-	JA(LabelRef("rejDone"))
-	CMPQ(pos, Imm(8))
-	JB(LabelRef("rejDone"))
-	VPERMQ(Imm(0xe9), Mem{Base: bp, Index: pos, Scale: 1, Disp: -8}, x)
-	JMP(LabelRef("rejParse"))
+	TESTQ(avail, avail)
+	JNZ(LabelRef("rejLoop"))
 
 	Label("rejDone")
 	Store(k, ReturnIndex(0))
 	Store(pos, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
+}
+
+// loadRound loads the 24 bytes of b at offset ld into x, 16-bit lane i of
+// the parser's input holding bytes ld+8*(i/8) on, and advances ld and
+// avail, if b has them: with a plain load if it has 32 bytes there, else
+// (the last 24 bytes of b) with the same layout from the 32 bytes that
+// end there, if b has them. Otherwise it leaves everything as it is.
+func loadRound(bp, blen reg.Register, ld, avail reg.GPVirtual, x reg.VecVirtual, label string) {
+	end := GP64()
+	LEAQ(Mem{Base: ld, Disp: 32}, end)
+	CMPQ(end, blen)
+	JA(LabelRef(label + "Last"))
+	VPERMQ(Imm(0x94), Mem{Base: bp, Index: ld, Scale: 1}, x)
+	JMP(LabelRef(label + "Loaded"))
+	Label(label + "Last")
+	LEAQ(Mem{Base: ld, Disp: 24}, end)
+	CMPQ(end, blen)
+	JA(LabelRef(label + "Done"))
+	CMPQ(ld, Imm(8))
+	JB(LabelRef(label + "Done"))
+	VPERMQ(Imm(0xe9), Mem{Base: bp, Index: ld, Scale: 1, Disp: -8}, x)
+	Label(label + "Loaded")
+	ADDQ(Imm(24), ld)
+	INCQ(avail)
+	Label(label + "Done")
 }
