@@ -312,10 +312,10 @@ func a1FromBytes(out *[256]uint16, b []byte) {
 	// bits 0-11, its distance in bits 12-21 and the valid (accepted) flag
 	// in bit 31; each round works on both lanes of a word at once.
 	const distShift = 12
-	var v [a1Iterations]uint64
+	var v [a1PaddedWords]uint64 // v[a1Iterations:] stays zero, see a1Compact
 	b = b[:a1Bytes]
 	rejected := uint64(0)
-	for t := range v {
+	for t := range a1Iterations {
 		b0, b1, b2 := uint64(b[3*t]), uint64(b[3*t+1]), uint64(b[3*t+2])
 		d1, d2 := b0|(b1&0x0f)<<8, b1>>4|b2<<4
 		acc1 := (d1 - q) >> 63 // 1 if d1 < q
@@ -326,14 +326,24 @@ func a1FromBytes(out *[256]uint16, b []byte) {
 		rejected += 1 - acc2
 		v[t] = w
 	}
-	for r := range 10 {
-		compactRound(&v, 1<<r, distShift+r)
-	}
+	a1Compact(&v)
 	for j := range out {
 		lane := uint32(v[j/2] >> (32 * (j % 2)))
 		out[j] = uint16(lane & 0xfff & -(lane >> 31))
 	}
 	clear(v[:])
+}
+
+// a1PaddedWords is the size of a1FromBytes's slot array: the 280 words of
+// slots, then zeros for the AVX2 network's loads past the end (slot x+s for
+// x < 560, s <= 512).
+const a1PaddedWords = a1Iterations + 260
+
+// a1CompactGeneric runs the ten rounds of the compaction network in Go.
+func a1CompactGeneric(v *[a1PaddedWords]uint64) {
+	for r := range 10 {
+		compactRound((*[a1Iterations]uint64)(v[:a1Iterations]), 1<<r, 12+r)
+	}
 }
 
 // compactRound is one round of a1FromBytes's compaction: every valid slot

@@ -198,17 +198,19 @@ func TestA1FewAccepted(t *testing.T) {
 		"first and last":  func(i int) uint16 { return map[bool]uint16{true: 17, false: q + uint16(i)}[i == 0 || i == 559] },
 		"blocks of seven": func(i int) uint16 { return map[bool]uint16{true: uint16(i), false: 3500}[(i/7)%2 == 0] },
 	}
-	for name, f := range cases {
-		b := make([]byte, a1Bytes)
-		for i := range 2 * a1Iterations {
-			put(b, i, f(i)&0xfff)
+	forEachPath(t, func(t *testing.T) {
+		for name, f := range cases {
+			b := make([]byte, a1Bytes)
+			for i := range 2 * a1Iterations {
+				put(b, i, f(i)&0xfff)
+			}
+			var got [256]uint16
+			a1FromBytes(&got, b)
+			if want := model(b); got != want {
+				t.Errorf("%s: A1 differs from the capped A0 model", name)
+			}
 		}
-		var got [256]uint16
-		a1FromBytes(&got, b)
-		if want := model(b); got != want {
-			t.Errorf("%s: A1 differs from the capped A0 model", name)
-		}
-	}
+	})
 }
 
 // bigModC1 is C1 with math/big: each 24-byte chunk as a little-endian
