@@ -171,20 +171,19 @@ const c1PerBlock = keccak.Rate128 / 24 // 7, with no remainder
 // sampler s on lane l of x, which has absorbed the seeds.
 func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 	if s == C1 {
-		var buf [4][keccak.Rate128]byte
-		bs := [4][]byte{buf[0][:], buf[1][:], buf[2][:], buf[3][:]}
+		var buf [4][c1BlockBuf]byte
+		var res [4][8]uint16
+		bs := [4][]byte{buf[0][:keccak.Rate128], buf[1][:keccak.Rate128], buf[2][:keccak.Rate128], buf[3][:keccak.Rate128]}
 		for j := 0; j < n; j += c1PerBlock {
 			x.SqueezeBlocks(&bs)
+			c1Blocks(&res, &buf, len(out))
 			m := min(c1PerBlock, n-j) // 4 in the last block
-			l := 0
-			for ; l+2 <= len(out); l += 2 {
-				c1Two(out[l][j:j+m], out[l+1][j:j+m], &buf[l], &buf[l+1])
-			}
-			if l < len(out) {
-				c1Reduce(out[l][j:j+m], buf[l][:])
+			for l, o := range out {
+				copy(o[j:j+m], res[l][:m])
 			}
 		}
 		clear(buf[:])
+		clear(res[:])
 		return
 	}
 	var buf [4][fixedBlocks * keccak.Rate128]byte
@@ -394,7 +393,46 @@ func compactRound(v *[a1Iterations]uint64, s int, sh int) {
 // little-endian 192-bit integer b[24j : 24j+24] modulo q, in constant time
 // (see c1Reduce).
 func c1FromBytes(out *[256]uint16, b []byte) {
-	c1Reduce(out[:], b[:c1Bytes])
+	// Block i of b (the last one 96 bytes) into lane i%4, as squeezeX4
+	// has them, through the same c1Blocks.
+	var buf [4][c1BlockBuf]byte
+	var res [4][8]uint16
+	b = b[:c1Bytes]
+	for i := 0; 24*c1PerBlock*i < c1Bytes; i += 4 {
+		lanes := 0
+		for l := range 4 {
+			if off := keccak.Rate128 * (i + l); off < len(b) {
+				clear(buf[l][:])
+				copy(buf[l][:], b[off:min(off+keccak.Rate128, len(b))])
+				lanes++
+			}
+		}
+		c1Blocks(&res, &buf, lanes)
+		for l := range lanes {
+			j := c1PerBlock * (i + l)
+			m := min(c1PerBlock, n-j)
+			copy(out[j:j+m], res[l][:m])
+		}
+	}
+	clear(buf[:])
+	clear(res[:])
+}
+
+// c1BlockBuf is the size of a lane's block buffer for c1Blocks: one
+// SHAKE128 block and 8 bytes that the AVX2 code's last 32-byte load reads
+// and ignores.
+const c1BlockBuf = keccak.Rate128 + 8
+
+// c1BlocksGeneric sets res[l][:7] to C1 on the block b[l][:168] for
+// l < lanes, two lanes at a time.
+func c1BlocksGeneric(res *[4][8]uint16, b *[4][c1BlockBuf]byte, lanes int) {
+	l := 0
+	for ; l+2 <= lanes; l += 2 {
+		c1Two(res[l][:c1PerBlock], res[l+1][:c1PerBlock], (*[keccak.Rate128]byte)(b[l][:]), (*[keccak.Rate128]byte)(b[l+1][:]))
+	}
+	if l < lanes {
+		c1Reduce(res[l][:c1PerBlock], b[l][:keccak.Rate128])
+	}
 }
 
 // c1Two is c1Reduce on two blocks at once, b0 into o0 and b1 into o1

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math/big"
 	"math/bits"
+	mrand "math/rand/v2"
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
@@ -252,30 +253,52 @@ func TestC1BigModel(t *testing.T) {
 	if testing.Short() {
 		iters = 30
 	}
-	b := make([]byte, c1Bytes)
-	for it := range iters + 3 {
-		switch it {
-		case 0:
-			clear(b)
-		case 1:
-			for i := range b {
-				b[i] = 0xff
+	// Chunks near multiples of q: a random 192-bit X minus X mod q, plus
+	// an offset in [-2, 2], so that every chunk's value mod q is 0, 1, 2,
+	// q-1 or q-2.
+	nearQ := func(b []byte, r *mrand.Rand) {
+		for j := range n {
+			var x [24]byte
+			for i := range x {
+				x[i] = byte(r.Uint32())
 			}
-		case 2:
-			for j := range n {
-				for w := range 6 {
-					binary.LittleEndian.PutUint32(b[24*j+4*w:], uint32(j*w*0x9e3779b9)|uint32(j&1)<<31)
-				}
-			}
-		default:
-			rand.Read(b)
-		}
-		var got [256]uint16
-		c1FromBytes(&got, b)
-		if want := bigModC1(b); got != want {
-			t.Fatalf("C1 differs from the math/big model on %x...", b[:48])
+			v := new(big.Int).SetBytes(reverse(x[:]))
+			v.Sub(v, new(big.Int).Mod(v, big.NewInt(q)))
+			v.Add(v, big.NewInt(int64(r.IntN(5))-2+q))
+			v.Mod(v, new(big.Int).Lsh(big.NewInt(1), 192))
+			v.FillBytes(x[:])
+			copy(b[24*j:], reverse(x[:]))
 		}
 	}
+	forEachPath(t, func(t *testing.T) {
+		r := mrand.New(mrand.NewPCG(3, 4))
+		b := make([]byte, c1Bytes)
+		for it := range iters + 5 {
+			switch it {
+			case 0:
+				clear(b)
+			case 1:
+				for i := range b {
+					b[i] = 0xff
+				}
+			case 2:
+				for j := range n {
+					for w := range 6 {
+						binary.LittleEndian.PutUint32(b[24*j+4*w:], uint32(j*w*0x9e3779b9)|uint32(j&1)<<31)
+					}
+				}
+			case 3, 4:
+				nearQ(b, r)
+			default:
+				rand.Read(b)
+			}
+			var got [256]uint16
+			c1FromBytes(&got, b)
+			if want := bigModC1(b); got != want {
+				t.Fatalf("C1 differs from the math/big model on %x...", b[:48])
+			}
+		}
+	})
 	for x := uint64(0); x < 1<<20; x += 997 {
 		for _, v := range []uint32{uint32(x), ^uint32(x), uint32(x * 0x9e3779b9)} {
 			if barrett32(v) != v%q {
@@ -283,6 +306,15 @@ func TestC1BigModel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// reverse returns b's bytes in reverse order (little- to big-endian).
+func reverse(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[len(b)-1-i] = c
+	}
+	return out
 }
 
 // TestB0BigModel checks B0 against math/big on random bytes and the edges.

@@ -12,6 +12,7 @@ import (
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
 )
 
 // slots is the number of A1 candidates (a1Iterations * 2 in package pake).
@@ -24,7 +25,115 @@ const distShift = 12
 func main() {
 	ConstraintExpr("amd64,!purego")
 	a1Compact()
+	c1Blocks()
 	Generate()
+}
+
+const q = 3329
+
+// qwords declares a 32-byte constant of four 64-bit values.
+func qwords(name string, v [4]uint64) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for i, x := range v {
+		DATA(8*i, U64(x))
+	}
+	return m
+}
+
+// c1Blocks generates c1BlocksAVX2: C1 on one SHAKE128 block of each of the
+// four lanes. Chunk c of a block is the little-endian 192-bit integer of
+// bytes 24c .. 24c+23, six 32-bit words x_i; its value mod q is that of
+// the sum of x_i * (2^(32 i) mod q), below 11777 * 2^32 < 2^46, as in
+// c1Sum. A 32-byte load at 24c holds the six words and two of the next
+// chunk; VPMULUDQ multiplies the even words (and, after a shift, the odd
+// ones) by their weights, and weight 0 drops words 6 and 7. Four chunks'
+// partial sums are added across their elements together, then reduced:
+// two folds (2^24 = 2385 and 2^16 = 2285 mod q) bring the sum below
+// 2^28.2, a Barrett step with floor(2^32 / q) below 2q, and a masked
+// subtraction below q.
+func c1Blocks() {
+	TEXT("c1BlocksAVX2", NOSPLIT, "func(out *[4][8]uint16, b *[4][176]byte)")
+	Pragma("noescape")
+	Doc(
+		"c1BlocksAVX2 sets out[l][c] to C1's chunk c of the SHAKE128 block",
+		"b[l][:168] (the little-endian integer of bytes 24c .. 24c+23 mod q)",
+		"for c < 7 and every lane l; out[l][7] is chunk 6 again. It reads",
+		"b[l][168:176], which does not affect the result. Constant time: no",
+		"branch or address depends on b.",
+	)
+	out := Load(Param("out"), GP64())
+	b := Load(Param("b"), GP64())
+	weven := qwords("c1WeightsEven", [4]uint64{1, 2988, 3095, 0})
+	wodd := qwords("c1WeightsOdd", [4]uint64{1353, 1358, 2982, 0})
+	m24 := qwords("c1Mask24", [4]uint64{1<<24 - 1, 1<<24 - 1, 1<<24 - 1, 1<<24 - 1})
+	f24 := qwords("c1Fold24", [4]uint64{2385, 2385, 2385, 2385})
+	m16 := qwords("c1Mask16", [4]uint64{1<<16 - 1, 1<<16 - 1, 1<<16 - 1, 1<<16 - 1})
+	f16 := qwords("c1Fold16", [4]uint64{2285, 2285, 2285, 2285})
+	mu := qwords("c1Mu", [4]uint64{(1 << 32) / q, (1 << 32) / q, (1 << 32) / q, (1 << 32) / q})
+	qv := qwords("c1Q", [4]uint64{q, q, q, q})
+	// VPERMD indices: dwords 0, 2, 4, 6 (the low halves of the four
+	// results) to the bottom.
+	perm := qwords("c1Perm", [4]uint64{0 | 2<<32, 4 | 6<<32, 0, 0})
+
+	we, wo, pv := YMM(), YMM(), YMM()
+	VMOVDQU(weven, we)
+	VMOVDQU(wodd, wo)
+	VMOVDQU(perm, pv)
+	for l := range 4 {
+		Commentf("lane %d", l)
+		var half [2]VecVirtual
+		for g := range 2 {
+			var p [4]VecVirtual
+			for i := range 4 {
+				c := min(4*g+i, 6) // chunk 7 does not exist: chunk 6 again
+				x, o := YMM(), YMM()
+				VMOVDQU(Mem{Base: b, Disp: 176*l + 24*c}, x)
+				VPSRLQ(U8(32), x, o)
+				VPMULUDQ(we, x, x)
+				VPMULUDQ(wo, o, o)
+				VPADDQ(o, x, x)
+				p[i] = x
+			}
+			// Sum each chunk's four elements: element i of s is chunk i's.
+			a, c := YMM(), YMM()
+			VPUNPCKLQDQ(p[1], p[0], a)
+			VPUNPCKHQDQ(p[1], p[0], c)
+			VPADDQ(c, a, a) // chunk 0, chunk 1 (low half), the same (high half)
+			d, e := YMM(), YMM()
+			VPUNPCKLQDQ(p[3], p[2], d)
+			VPUNPCKHQDQ(p[3], p[2], e)
+			VPADDQ(e, d, d) // chunks 2, 3
+			s, t := YMM(), YMM()
+			VPERM2I128(U8(0x20), d, a, s)
+			VPERM2I128(U8(0x31), d, a, t)
+			VPADDQ(t, s, s)
+			// Reduce: fold at 2^24, fold at 2^16, Barrett, subtract q.
+			VPSRLQ(U8(24), s, t)
+			VPAND(m24, s, s)
+			VPMULUDQ(f24, t, t)
+			VPADDQ(t, s, s)
+			VPSRLQ(U8(16), s, t)
+			VPAND(m16, s, s)
+			VPMULUDQ(f16, t, t)
+			VPADDQ(t, s, s)
+			VPMULUDQ(mu, s, t)
+			VPSRLQ(U8(32), t, t)
+			VPMULUDQ(qv, t, t)
+			VPSUBQ(t, s, s) // below 2q
+			VPSUBD(qv, s, s)
+			VPSRAD(U8(31), s, t)
+			VPAND(qv, t, t)
+			VPADDD(t, s, s)
+			half[g] = s
+		}
+		// The four low dwords of each half to 16-bit words, in order.
+		VPERMD(half[0], pv, half[0])
+		VPERMD(half[1], pv, half[1])
+		VPACKUSDW(half[1], half[0], half[0])
+		VMOVDQU(half[0].AsX(), Mem{Base: out, Disp: 16 * l})
+	}
+	VZEROUPPER()
+	RET()
 }
 
 func a1Compact() {

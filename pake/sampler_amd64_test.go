@@ -76,3 +76,27 @@ func FuzzA1CompactAVX2(f *testing.F) {
 		compareA1Compact(t, w)
 	})
 }
+
+// BenchmarkC1Blocks reduces one SHAKE128 block in each of four lanes, with
+// AVX2 and with the Go code.
+func BenchmarkC1Blocks(b *testing.B) {
+	var buf [4][c1BlockBuf]byte
+	r := rand.NewChaCha8([32]byte{})
+	for l := range buf {
+		r.Read(buf[l][:])
+	}
+	var res [4][8]uint16
+	b.Run("impl=avx2", func(b *testing.B) {
+		if !cpuid.AVX2() {
+			b.Skip("no AVX2")
+		}
+		for b.Loop() {
+			c1BlocksAVX2(&res, &buf)
+		}
+	})
+	b.Run("impl=generic", func(b *testing.B) {
+		for b.Loop() {
+			c1BlocksGeneric(&res, &buf, 4)
+		}
+	})
+}
