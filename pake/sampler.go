@@ -203,12 +203,15 @@ func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 // squeezeOne is squeezeX4 for one state.
 func (s Sampler) squeezeOne(h *sha3.SHAKE, out *[256]uint16) {
 	if s == C1 {
-		var b [keccak.Rate128]byte
+		var buf [4][c1BlockBuf]byte
+		var res [4][8]uint16
 		for j := 0; j < n; j += c1PerBlock {
-			h.Read(b[:])
-			c1Reduce(out[j:min(j+c1PerBlock, n)], b[:])
+			h.Read(buf[0][:keccak.Rate128])
+			c1Blocks(&res, &buf, 1)
+			copy(out[j:min(j+c1PerBlock, n)], res[0][:])
 		}
-		clear(b[:])
+		clear(buf[:])
+		clear(res[:])
 		return
 	}
 	var buf [fixedBlocks * keccak.Rate128]byte
