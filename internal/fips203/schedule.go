@@ -51,6 +51,9 @@ type lanesSchedule struct {
 	// out holds the first block of every lane after a permutation (a
 	// field, so that it is not zeroed at every step).
 	out [4][keccak.Rate128]byte
+	// saved holds the hash lane while it sits a permutation out (a field
+	// for the same reason).
+	saved [25]uint64
 
 	// queue holds the matrix and noise jobs not yet started, in order.
 	queue      [maxK*maxK + 2*maxK]laneJob
@@ -202,7 +205,6 @@ func (s *lanesSchedule) step(a []nttElement) {
 	// The hash absorbs its next block if it is known; otherwise its lane
 	// sits this permutation out.
 	sitOut := false
-	var saved [25]uint64
 	if j := s.hashLane; j >= 0 {
 		switch rest := s.in[s.pos:]; {
 		case len(rest) >= keccak.Rate256:
@@ -214,7 +216,7 @@ func (s *lanesSchedule) step(a []nttElement) {
 			s.pos += len(rest)
 			s.padded = true
 		default:
-			saved = s.st.Save(j)
+			s.saved = s.st.Save(j)
 			sitOut = true
 		}
 	}
@@ -248,7 +250,7 @@ func (s *lanesSchedule) step(a []nttElement) {
 			s.lane[j] = laneJob{}
 		case laneHash:
 			if sitOut {
-				s.st.Restore(j, &saved)
+				s.st.Restore(j, &s.saved)
 			} else if s.padded {
 				copy(s.h[:], out[j][:32])
 				s.hashDone = true

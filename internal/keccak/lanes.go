@@ -53,9 +53,22 @@ func (s *Lanes) Pad(j, rate, l int, ds byte) {
 // sponge with the given rate and domain byte: after the next Permute, the
 // lane holds the first output block.
 func (s *Lanes) Start(j, rate int, ds byte, in []byte) {
-	s.Reset(j)
-	s.XOR(j, in)
-	s.Pad(j, rate, len(in), ds)
+	// Reset, XOR and Pad in one pass that writes each word of the lane
+	// once.
+	j &= 3
+	n := len(in) / 8 % 25
+	for i := range n {
+		s.a[i][j] = binary.LittleEndian.Uint64(in[8*i:])
+	}
+	w := uint64(ds) << (8 * (len(in) % 8))
+	for i := 8 * n; i < len(in); i++ {
+		w |= uint64(in[i]) << (8 * (i % 8))
+	}
+	s.a[n][j] = w
+	for i := n + 1; i < len(s.a); i++ {
+		s.a[i][j] = 0
+	}
+	s.a[(rate/8-1)%25][j] ^= 0x80 << 56
 }
 
 // Read copies the first len(out) bytes of lane j to out: after a

@@ -148,6 +148,41 @@ func TestLanesStart(t *testing.T) {
 			t.Errorf("lane %d: got %x, want %x", l, got, want)
 		}
 	}
+
+	// Every input length below the rate, for SHAKE128, SHAKE256, SHA3-256
+	// and SHA3-512, on a lane that held something else: Start must
+	// overwrite the whole lane.
+	r := rand.New(rand.NewPCG(5, 6))
+	in := make([]byte, Rate128)
+	for i := range in {
+		in[i] = byte(r.Uint32())
+	}
+	for _, c := range []struct {
+		rate int
+		ds   byte
+		hash func([]byte) []byte
+	}{
+		{Rate128, 0x1f, func(b []byte) []byte { h := sha3.NewSHAKE128(); h.Write(b); o := make([]byte, 32); h.Read(o); return o }},
+		{Rate256, 0x1f, func(b []byte) []byte { h := sha3.NewSHAKE256(); h.Write(b); o := make([]byte, 32); h.Read(o); return o }},
+		{Rate256, 0x06, func(b []byte) []byte { o := sha3.Sum256(b); return o[:] }},
+		{72, 0x06, func(b []byte) []byte { o := sha3.Sum512(b); return o[:32] }},
+	} {
+		for l := 0; l < c.rate; l++ {
+			for i := range s.a {
+				for j := range s.a[i] {
+					s.a[i][j] = r.Uint64()
+				}
+			}
+			j := l % 4
+			s.Start(j, c.rate, c.ds, in[:l])
+			s.Permute()
+			got := make([]byte, 32)
+			s.Read(j, got)
+			if want := c.hash(in[:l]); !bytes.Equal(got, want) {
+				t.Fatalf("rate %d ds %#x, %d bytes: got %x, want %x", c.rate, c.ds, l, got, want)
+			}
+		}
+	}
 }
 
 // TestLanesReadAll compares ReadAll with four Reads on random states.
