@@ -115,15 +115,35 @@ func GenerateKey[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyO
 
 // KeyGenInternal implements ML-KEM.KeyGen_internal (FIPS 203, Algorithm 16).
 func KeyGenInternal[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte) {
+	KeyGenInternalWithStreams(dk, p, d, z, nil)
+}
+
+// KeyGenInternalWithStreams is KeyGenInternal that also squeezes up to
+// three streams of SHAKE128 output (see Stream) for the caller. With the
+// four-way Keccak, the streams run in lanes of the same permutations as
+// key generation, which fits in the lanes they leave: a caller that needs
+// one to three long SHAKE128 outputs anyway (the Tempo PAKE's mask) gets
+// the key for few or no extra permutations. Without it, the streams are
+// squeezed one after the other after key generation. The key is the one
+// KeyGenInternal makes; the streams do not depend on it.
+func KeyGenInternalWithStreams[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte, streams []Stream) {
+	if len(streams) > maxStreams {
+		panic("fips203: more than three streams")
+	}
 	dk.ek.setRank(p)
 	ex, dx := dk.ek.ex(), dk.dx()
 	if keccak.Accelerated() {
 		sigma := pkeSeeds(p, &ex, d)
-		dk.ek.h = keyGenX4(p, &ex, &dx, &sigma)
+		dk.ek.h = keyGenX4(p, &ex, &dx, &sigma, streams)
 	} else {
 		pkeKeyGen(p, &ex, &dx, d)
 		var ekBuf [maxEncapsulationKeySize]byte
 		dk.ek.h = sha3.Sum256(dk.ek.Bytes(ekBuf[:0]))
+		for i := range streams {
+			h := sha3.NewSHAKE128()
+			h.Write(streams[i].Seed[:])
+			h.Read(streams[i].Out)
+		}
 	}
 	dk.z = *z
 	dk.d = *d

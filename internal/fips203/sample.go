@@ -24,7 +24,7 @@ func sampleMatrixFIPS(a []nttElement, rho *[32]byte, k int) {
 		s.init(k, rho)
 		s.addMatrices()
 		for s.busy() {
-			s.step(a)
+			s.step(a, nil)
 		}
 		return
 	}

@@ -34,6 +34,7 @@ const (
 	laneNoise           // SHAKE256 for PRF_eta, one noise polynomial
 	laneHash            // the hash: SHA3-256 of ek, or SHAKE256 of z || c (J)
 	laneG               // SHA3-512 of a 64-byte input, one block (G)
+	laneStream          // SHAKE128 for a caller's Stream (key generation)
 )
 
 type laneJob struct {
@@ -55,8 +56,8 @@ type lanesSchedule struct {
 	// for the same reason).
 	saved [25]uint64
 
-	// queue holds the matrix and noise jobs not yet started, in order.
-	queue      [maxK*maxK + 2*maxK]laneJob
+	// queue holds the jobs not yet started, in order.
+	queue      [maxStreams + maxK*maxK + 2*maxK]laneJob
 	head, tail int
 
 	// The matrix: entry e = x*k + y is SampleNTT(rho || x || y), as
@@ -97,6 +98,30 @@ type lanesSchedule struct {
 	gIn   [64]byte
 	gOut  [64]byte
 	gDone bool
+}
+
+// Stream is SHAKE128 output that key generation squeezes beside its own
+// work (see KeyGenInternalWithStreams): Out receives the first len(Out)
+// bytes of SHAKE128(Seed).
+type Stream struct {
+	Seed [34]byte
+	Out  []byte
+}
+
+// maxStreams is the most streams key generation takes: it keeps one of the
+// four lanes for itself.
+const maxStreams = 3
+
+// addStreams queues n streams, which go first: they are the longest
+// chains, and key generation fits in the lanes they leave. The streams
+// themselves are step's argument (kept out of s, whose fields the compiler
+// treats as heap: a slice stored there would move the caller's buffers to
+// the heap); the lane running stream i writes blocks[lane] blocks of it.
+func (s *lanesSchedule) addStreams(n int) {
+	for i := range n {
+		s.queue[s.tail] = laneJob{kind: laneStream, index: uint8(i)}
+		s.tail++
+	}
 }
 
 // init sets s to a schedule with no jobs and no hash, for a matrix of rank
@@ -165,8 +190,8 @@ func (s *lanesSchedule) column(i int) bool {
 
 // step assigns free lanes (the hash first, as the longest chain, then the
 // queue in order), feeds the lanes, permutes, and takes the output: matrix
-// entries go to a.
-func (s *lanesSchedule) step(a []nttElement) {
+// entries go to a, stream output to streams (the ones addStreams queued).
+func (s *lanesSchedule) step(a []nttElement, streams []Stream) {
 	// The hash takes a lane once a whole block, or the whole input, is
 	// known.
 	if s.hashing && s.hashLane < 0 && !s.hashDone && (len(s.in) >= keccak.Rate256 || s.final) {
@@ -199,6 +224,9 @@ func (s *lanesSchedule) step(a []nttElement) {
 			s.blocks[j] = 0
 		case laneG:
 			s.st.Start(j, rateSHA3512, 0x06, s.gIn[:])
+		case laneStream:
+			s.st.Start(j, keccak.Rate128, 0x1f, streams[job.index].Seed[:])
+			s.blocks[j] = 0
 		}
 	}
 
@@ -248,6 +276,13 @@ func (s *lanesSchedule) step(a []nttElement) {
 			copy(s.gOut[:], out[j][:64])
 			s.gDone = true
 			s.lane[j] = laneJob{}
+		case laneStream:
+			o := streams[job.index].Out
+			copy(o[s.blocks[j]*keccak.Rate128:], out[j][:])
+			s.blocks[j]++
+			if s.blocks[j]*keccak.Rate128 >= len(o) {
+				s.lane[j] = laneJob{}
+			}
 		case laneHash:
 			if sitOut {
 				s.st.Restore(j, &s.saved)
@@ -274,12 +309,16 @@ const rateSHA3512 = 72
 // matrix entry this takes 10, 14 and 22 permutations for k = 2, 3, 4,
 // against lower bounds of 10, 14 and 20.) A parameter set with
 // another matrix sampler expands the matrix first, and only the noise and
-// the hash are scheduled. Only for keccak.Accelerated().
-func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) [32]byte {
+// the hash are scheduled. The streams (at most maxStreams) start first and
+// keep their lanes until their output is complete; key generation runs in
+// the lanes they leave, and keyGenX4 returns when both are done. Only for
+// keccak.Accelerated().
+func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, streams []Stream) [32]byte {
 	k := p.k
 	var s lanesSchedule
 	s.init(k, ex.rho)
 	s.sigma = *sigma
+	s.addStreams(len(streams))
 	for i := range k {
 		s.addNoise(i, p.eta1)
 	}
@@ -301,7 +340,7 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 	sNTT := false
 	row := 0
 	for s.busy() {
-		s.step(ex.a)
+		s.step(ex.a, streams)
 		// Lines 16 to 18 of Algorithm 13, a row at a time as its inputs
 		// are ready, each row's encoding appended to the hash input.
 		if !sNTT && s.noiseDone&(1<<k-1) == 1<<k-1 {
@@ -340,7 +379,7 @@ func parseX4(p *Params, ex *encryptionKey, b []byte) [32]byte {
 	}
 	s.hashing, s.in, s.final = true, b, true
 	for s.busy() {
-		s.step(ex.a)
+		s.step(ex.a, nil)
 	}
 	return s.h
 }
@@ -363,7 +402,7 @@ func decapsulateX4(p *Params, f *encryptionNoise, gIn *[64]byte, z *[32]byte, c 
 	s.addG(gIn)
 	queued := false
 	for s.busy() || !queued {
-		s.step(nil)
+		s.step(nil, nil)
 		if s.gDone && !queued {
 			copy(s.sigma[:], s.gOut[32:])
 			for N := range 2*k + 1 {
