@@ -15,9 +15,12 @@
 // A Scheme is a protocol, an ML-KEM level (512, 768, 1024) and a sampler:
 //
 //   - Tempo (the default, with C1 at ML-KEM-768): stock FIPS 203 ML-KEM
-//     from package mlkem; ρ travels in the clear, so the variable-time
-//     matrix expansion reveals nothing about the password, and only the k
-//     mask polynomials use the constant-time sampler.
+//     (the responder through package mlkem; the initiator's ephemeral key
+//     from internal/fips203, which package mlkem wraps, so that its key
+//     generation runs in the Keccak lanes the mask leaves idle); ρ travels
+//     in the clear, so the variable-time matrix expansion reveals nothing
+//     about the password, and only the k mask polynomials use the
+//     constant-time sampler.
 //   - NoIC: the sampler expands the matrix inside the KEM too (key
 //     generation, encapsulation, decapsulation's re-encryption, all through
 //     internal/fips203.WithSampler) because ρ is masked by the password.

@@ -109,7 +109,7 @@ func newScheme(proto Protocol, level int, smp Sampler) *Scheme {
 		s.params = noicParams(level, smp, s.name)
 		s.backend = noicBackend(s.params)
 	} else {
-		s.backend = tempoBackend(level)
+		s.backend = tempoBackend(level, smp)
 	}
 	return s
 }
@@ -220,9 +220,19 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 		pre = s.presample((*[32]byte)(g[:32]), &ms.s)
 		clear(g[:])
 	}
-	dk, err := s.backend.newKey(seed[:], pre)
+	var maskBuf [4][256]uint16
+	var mask [][256]uint16
+	var dk initKey
+	var err error
+	if s.backend.newKeyMask != nil {
+		dk, err = s.backend.newKeyMask(seed[:], &ms.s, &maskBuf)
+		mask = maskBuf[:s.k]
+	} else {
+		dk, err = s.backend.newKey(seed[:], pre)
+	}
 	clear(rnd[:])
 	if err != nil {
+		clear(maskBuf[:])
 		return nil, nil, err
 	}
 	ek := dk.encapsulationKey()
@@ -230,11 +240,11 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 
 	msg1 := make([]byte, s.Msg1Size())
 	copy(msg1[32:], ek) // T || rho
-	var maskBuf [4][256]uint16
-	var mask [][256]uint16
-	if pre != nil {
+	switch {
+	case mask != nil:
+	case pre != nil:
 		mask = pre.mask
-	} else {
+	default:
 		maskVecTo(&maskBuf, s.sampler, &ms.s, s.k)
 		mask = maskBuf[:s.k]
 	}
@@ -553,6 +563,11 @@ type backend struct {
 	// newKey makes the initiator's key from d || z; pre, if not nil, has
 	// its matrix (NoIC only).
 	newKey func(seed []byte, pre *presampled) (initKey, error)
+	// newKeyMask, if not nil, is newKey that also sets mask[:k] to the k
+	// mask polynomials for maskSeed (maskVecTo), their SHAKE128 output
+	// squeezed in the Keccak lanes key generation leaves idle (Tempo with a
+	// constant-time sampler at k <= 3).
+	newKeyMask func(seed []byte, maskSeed *[32]byte, mask *[4][256]uint16) (initKey, error)
 	// encapsulate encapsulates to the encoded key ek, with m as FIPS 203's
 	// randomness, or fresh randomness if m is nil; pre, if not nil, has
 	// the key's matrix (NoIC only).
@@ -563,15 +578,18 @@ type backend struct {
 // with the scheme's sampler for the matrix. With B0 or C1 it is not an
 // ML-KEM key, and it is a type of its own so that it cannot be used as
 // one (or an ML-KEM key as one of these).
-type NoICDecapsulationKey struct {
+type NoICDecapsulationKey struct{ fipsKey }
+
+// fipsKey is a decapsulation key of internal/fips203 as an initKey.
+type fipsKey struct {
 	dk fips203.DecapsulationKey
 }
 
-func (k *NoICDecapsulationKey) encapsulationKey() []byte { return k.dk.EncapsulationKey().Bytes(nil) }
+func (k *fipsKey) encapsulationKey() []byte { return k.dk.EncapsulationKey().Bytes(nil) }
 
-func (k *NoICDecapsulationKey) expandedBytes() []byte { return k.dk.ExpandedBytes(nil) }
+func (k *fipsKey) expandedBytes() []byte { return k.dk.ExpandedBytes(nil) }
 
-func (k *NoICDecapsulationKey) decapsulate(ct []byte) ([]byte, error) {
+func (k *fipsKey) decapsulate(ct []byte) ([]byte, error) {
 	var K [32]byte
 	if err := k.dk.Decapsulate(&K, ct); err != nil {
 		return nil, err
@@ -583,11 +601,16 @@ func (k *NoICDecapsulationKey) decapsulate(ct []byte) ([]byte, error) {
 // the stock one for A0 (FIPS 203 SampleNTT, which A0 is), else a copy with
 // the sampler plugged in.
 func noicParams(level int, smp Sampler, name string) *fips203.Params {
-	base := map[int]*fips203.Params{512: fips203.MLKEM512, 768: fips203.MLKEM768, 1024: fips203.MLKEM1024}[level]
+	base := stockParams(level)
 	if smp == A0 {
 		return base
 	}
 	return fips203.WithSampler(base, name, smp.sampleBatch)
+}
+
+// stockParams returns the FIPS 203 parameter set ML-KEM-level.
+func stockParams(level int) *fips203.Params {
+	return map[int]*fips203.Params{512: fips203.MLKEM512, 768: fips203.MLKEM768, 1024: fips203.MLKEM1024}[level]
 }
 
 func noicBackend(p *fips203.Params) backend {

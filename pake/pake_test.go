@@ -254,3 +254,42 @@ func TestPresampleFallback(t *testing.T) {
 		t.Fatal("a presampled parameter set for another rho changed the encapsulation")
 	}
 }
+
+// TestTempoKeyMask checks that Tempo's combined key generation and mask
+// (the mask's SHAKE128 streams in key generation's Keccak lanes) gives the
+// key newKey gives and the mask maskVecTo gives, for every scheme that has
+// it, on both paths.
+func TestTempoKeyMask(t *testing.T) {
+	forEachPath(t, func(t *testing.T) {
+		seen := 0
+		for _, s := range Schemes() {
+			if s.backend.newKeyMask == nil {
+				continue
+			}
+			seen++
+			for range 5 {
+				seed, maskSeed := randBytes(64), [32]byte(randBytes(32))
+				var mask, want [4][256]uint16
+				k, err := s.backend.newKeyMask(seed, &maskSeed, &mask)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref, err := s.backend.newKey(seed, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				maskVecTo(&want, s.sampler, &maskSeed, s.k)
+				if !bytes.Equal(k.expandedBytes(), ref.expandedBytes()) || mask != want {
+					t.Fatalf("%v: key or mask differs from newKey and maskVecTo", s)
+				}
+			}
+			if _, err := s.backend.newKeyMask(make([]byte, 63), new([32]byte), new([4][256]uint16)); err == nil {
+				t.Errorf("%v: a 63-byte seed was accepted", s)
+			}
+		}
+		// Tempo with A1, B0 and C1 at ML-KEM-512 and 768.
+		if seen != 6 {
+			t.Errorf("%d schemes generate key and mask together, want 6", seen)
+		}
+	})
+}

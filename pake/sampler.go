@@ -217,12 +217,23 @@ func (s Sampler) squeezeOne(h *sha3.SHAKE, out *[256]uint16) {
 	var buf [fixedBlocks * keccak.Rate128]byte
 	b := buf[:blocks128(s.XOFBytes())*keccak.Rate128]
 	h.Read(b)
-	if s == A1 {
-		a1FromBytes(out, b)
-	} else {
-		b0FromBytes(out, b)
-	}
+	s.fromBytes(out, b)
 	clear(buf[:])
+}
+
+// fromBytes is the fixed-length sampler s (A1, B0 or C1) on the first
+// XOFBytes() bytes of its SHAKE128 output b.
+func (s Sampler) fromBytes(out *[256]uint16, b []byte) {
+	switch s {
+	case A1:
+		a1FromBytes(out, b)
+	case B0:
+		b0FromBytes(out, b)
+	case C1:
+		c1FromBytes(out, b)
+	default:
+		panic("pake: not a fixed-length sampler")
+	}
 }
 
 // sampleA0 is FIPS 203 SampleNTT (Algorithm 7). It reads SHAKE128 three

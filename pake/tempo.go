@@ -2,13 +2,18 @@ package pake
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/pqkem/pqkem/internal/fips203"
 	"github.com/pqkem/pqkem/mlkem"
 )
 
-// Tempo's KEM is stock FIPS 203 ML-KEM from package mlkem: the initiator's
-// key is an mlkem.DecapsulationKeyNNN, and the responder parses the
-// recovered key with mlkem.NewEncapsulationKeyNNN.
+// Tempo's KEM is stock FIPS 203 ML-KEM. The responder parses the
+// recovered key with mlkem.NewEncapsulationKeyNNN and encapsulates with
+// package mlkem; the initiator's ephemeral key comes from internal/fips203,
+// the implementation package mlkem wraps, with the stock parameter sets,
+// so that its key generation can run in the Keccak lanes that the mask's
+// SHAKE128 streams leave idle (see fips203.KeyGenInternalWithStreams).
 
 // tempoDeterministic, set by the tests, encapsulates with a fixed m
 // (mlkemtest.EncapsulateNNN), for the known-answer tests. Package mlkem
@@ -16,29 +21,51 @@ import (
 // code should not link.
 var tempoDeterministic func(level int, ek []byte, m []byte) (K, ct []byte, err error)
 
-type tempoKey struct {
-	ek       []byte
-	dec      func(ct []byte) ([]byte, error)
-	expanded func() []byte
-}
+// tempoKey is the initiator's ephemeral ML-KEM key.
+type tempoKey struct{ fipsKey }
 
-func (k *tempoKey) encapsulationKey() []byte              { return k.ek }
-func (k *tempoKey) decapsulate(ct []byte) ([]byte, error) { return k.dec(ct) }
-func (k *tempoKey) expandedBytes() []byte                 { return k.expanded() }
+// maxMaskStreams is the most mask polynomials whose SHAKE128 output key
+// generation takes into its schedule (it keeps a lane for itself).
+const maxMaskStreams = 3
 
-func tempoBackend(level int) backend {
-	b := backend{}
+func tempoBackend(level int, smp Sampler) backend {
+	p := stockParams(level)
+	b := backend{ctSize: p.CiphertextSize()}
+	b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
+		k := new(tempoKey)
+		if err := fips203.NewDecapsulationKeyFromSeed(&k.dk, p, seed); err != nil {
+			return nil, err
+		}
+		return k, nil
+	}
+	if k := level / 256; smp.XOFBytes() > 0 && k <= maxMaskStreams {
+		b.newKeyMask = func(seed []byte, maskSeed *[32]byte, mask *[4][256]uint16) (initKey, error) {
+			if len(seed) != fips203.SeedSize {
+				return nil, fmt.Errorf("mlkem: invalid %s seed length %d, want %d", p.Name(), len(seed), fips203.SeedSize)
+			}
+			// Polynomial i of the mask is the sampler on SHAKE128(maskSeed
+			// || i || 0xFF), as maskVecTo computes it.
+			var out [maxMaskStreams][c1Bytes]byte // C1 reads the most
+			var streams [maxMaskStreams]fips203.Stream
+			nb := smp.XOFBytes()
+			for i := range k {
+				copy(streams[i].Seed[:], maskSeed[:])
+				streams[i].Seed[32], streams[i].Seed[33] = byte(i), 0xff
+				streams[i].Out = out[i][:nb]
+			}
+			dk := new(tempoKey)
+			fips203.KeyGenInternalWithStreams(&dk.dk, p, (*[32]byte)(seed[:32]), (*[32]byte)(seed[32:]), streams[:k])
+			for i := range k {
+				smp.fromBytes(&mask[i], out[i][:nb])
+			}
+			clear(out[:])
+			clear(streams[:])
+			return dk, nil
+		}
+	}
 	var enc func(ek []byte) (K, ct []byte, err error)
 	switch level {
 	case 512:
-		b.ctSize = mlkem.CiphertextSize512
-		b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
-			dk, err := mlkem.NewDecapsulationKey512(seed)
-			if err != nil {
-				return nil, err
-			}
-			return &tempoKey{ek: dk.EncapsulationKey().Bytes(), dec: dk.Decapsulate, expanded: dk.ExpandedBytes}, nil
-		}
 		enc = func(b []byte) ([]byte, []byte, error) {
 			ek, err := mlkem.NewEncapsulationKey512(b)
 			if err != nil {
@@ -48,14 +75,6 @@ func tempoBackend(level int) backend {
 			return K, ct, nil
 		}
 	case 768:
-		b.ctSize = mlkem.CiphertextSize768
-		b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
-			dk, err := mlkem.NewDecapsulationKey768(seed)
-			if err != nil {
-				return nil, err
-			}
-			return &tempoKey{ek: dk.EncapsulationKey().Bytes(), dec: dk.Decapsulate, expanded: dk.ExpandedBytes}, nil
-		}
 		enc = func(b []byte) ([]byte, []byte, error) {
 			ek, err := mlkem.NewEncapsulationKey768(b)
 			if err != nil {
@@ -65,14 +84,6 @@ func tempoBackend(level int) backend {
 			return K, ct, nil
 		}
 	case 1024:
-		b.ctSize = mlkem.CiphertextSize1024
-		b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
-			dk, err := mlkem.NewDecapsulationKey1024(seed)
-			if err != nil {
-				return nil, err
-			}
-			return &tempoKey{ek: dk.EncapsulationKey().Bytes(), dec: dk.Decapsulate, expanded: dk.ExpandedBytes}, nil
-		}
 		enc = func(b []byte) ([]byte, []byte, error) {
 			ek, err := mlkem.NewEncapsulationKey1024(b)
 			if err != nil {
