@@ -16,8 +16,9 @@
 //
 //   - Tempo (the default, with C1 at ML-KEM-768): stock FIPS 203 ML-KEM
 //     (the responder through package mlkem; the initiator's ephemeral key
-//     from internal/fips203, which package mlkem wraps, so that its key
-//     generation runs in the Keccak lanes the mask leaves idle); ρ travels
+//     from internal/fips203, which package mlkem wraps, so that at
+//     ML-KEM-512 its key generation runs in the Keccak lanes the mask
+//     leaves idle); ρ travels
 //     in the clear, so the variable-time matrix expansion reveals nothing
 //     about the password, and only the k mask polynomials use the
 //     constant-time sampler.

@@ -566,7 +566,7 @@ type backend struct {
 	// newKeyMask, if not nil, is newKey that also sets mask[:k] to the k
 	// mask polynomials for maskSeed (maskVecTo), their SHAKE128 output
 	// squeezed in the Keccak lanes key generation leaves idle (Tempo with a
-	// constant-time sampler at k <= 3).
+	// constant-time sampler at ML-KEM-512).
 	newKeyMask func(seed []byte, maskSeed *[32]byte, mask *[4][256]uint16) (initKey, error)
 	// encapsulate encapsulates to the encoded key ek, with m as FIPS 203's
 	// randomness, or fresh randomness if m is nil; pre, if not nil, has
