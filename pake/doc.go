@@ -15,10 +15,9 @@
 // A Scheme is a protocol, an ML-KEM level (512, 768, 1024) and a sampler:
 //
 //   - Tempo (the default, with C1 at ML-KEM-768): stock FIPS 203 ML-KEM
-//     (the responder through package mlkem; the initiator's ephemeral key
-//     from internal/fips203, which package mlkem wraps, so that at
-//     ML-KEM-512 its key generation runs in the Keccak lanes the mask
-//     leaves idle); ρ travels
+//     (internal/fips203, the implementation package mlkem wraps, with the
+//     standard parameter sets; at ML-KEM-512 the initiator's key
+//     generation runs in the Keccak lanes the mask leaves idle); ρ travels
 //     in the clear, so the variable-time matrix expansion reveals nothing
 //     about the password, and only the k mask polynomials use the
 //     constant-time sampler.

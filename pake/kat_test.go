@@ -8,34 +8,7 @@ import (
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/vectors"
-	"github.com/pqkem/pqkem/mlkem"
-	"github.com/pqkem/pqkem/mlkem/mlkemtest"
 )
-
-func init() {
-	tempoDeterministic = func(level int, ekb, m []byte) ([]byte, []byte, error) {
-		switch level {
-		case 512:
-			ek, err := mlkem.NewEncapsulationKey512(ekb)
-			if err != nil {
-				return nil, nil, err
-			}
-			return mlkemtest.Encapsulate512(ek, m)
-		case 768:
-			ek, err := mlkem.NewEncapsulationKey768(ekb)
-			if err != nil {
-				return nil, nil, err
-			}
-			return mlkemtest.Encapsulate768(ek, m)
-		default:
-			ek, err := mlkem.NewEncapsulationKey1024(ekb)
-			if err != nil {
-				return nil, nil, err
-			}
-			return mlkemtest.Encapsulate1024(ek, m)
-		}
-	}
-}
 
 const (
 	noicFile  = "tempo/pake_noic.json"

@@ -107,7 +107,10 @@ func newScheme(proto Protocol, level int, smp Sampler) *Scheme {
 	s.name = fmt.Sprintf("%v-%v-ML-KEM-%d", proto, smp, level)
 	if proto == NoIC {
 		s.params = noicParams(level, smp, s.name)
-		s.backend = noicBackend(s.params)
+		s.backend = fipsBackend(s.params, func() (initKey, *fipsKey) {
+			k := new(NoICDecapsulationKey)
+			return k, &k.fipsKey
+		})
 	} else {
 		s.backend = tempoBackend(level, smp)
 	}
@@ -613,16 +616,18 @@ func stockParams(level int) *fips203.Params {
 	return map[int]*fips203.Params{512: fips203.MLKEM512, 768: fips203.MLKEM768, 1024: fips203.MLKEM1024}[level]
 }
 
-func noicBackend(p *fips203.Params) backend {
+// fipsBackend is the KEM of p from internal/fips203, its keys made by
+// newKey (NoIC's or Tempo's own type, and the fipsKey inside it).
+func fipsBackend(p *fips203.Params, newKey func() (initKey, *fipsKey)) backend {
 	return backend{
 		ctSize: p.CiphertextSize(),
 		newKey: func(seed []byte, pre *presampled) (initKey, error) {
-			k := new(NoICDecapsulationKey)
+			k, fk := newKey()
 			p := p
 			if pre != nil {
 				p = pre.params
 			}
-			if err := fips203.NewDecapsulationKeyFromSeed(&k.dk, p, seed); err != nil {
+			if err := fips203.NewDecapsulationKeyFromSeed(&fk.dk, p, seed); err != nil {
 				return nil, err
 			}
 			return k, nil

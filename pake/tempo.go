@@ -1,25 +1,17 @@
 package pake
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/pqkem/pqkem/internal/fips203"
-	"github.com/pqkem/pqkem/mlkem"
 )
 
-// Tempo's KEM is stock FIPS 203 ML-KEM. The responder parses the
-// recovered key with mlkem.NewEncapsulationKeyNNN and encapsulates with
-// package mlkem; the initiator's ephemeral key comes from internal/fips203,
-// the implementation package mlkem wraps, with the stock parameter sets,
-// so that its key generation can run in the Keccak lanes that the mask's
-// SHAKE128 streams leave idle (see fips203.KeyGenInternalWithStreams).
-
-// tempoDeterministic, set by the tests, encapsulates with a fixed m
-// (mlkemtest.EncapsulateNNN), for the known-answer tests. Package mlkem
-// offers no derandomized encapsulation outside mlkemtest, which production
-// code should not link.
-var tempoDeterministic func(level int, ek []byte, m []byte) (K, ct []byte, err error)
+// Tempo's KEM is stock FIPS 203 ML-KEM: internal/fips203, the
+// implementation package mlkem wraps, with the standard parameter sets, as
+// NoIC-A0 runs it. (Through it rather than package mlkem's wrappers so that
+// the initiator's key generation can run in the Keccak lanes the mask's
+// SHAKE128 streams leave idle, see fips203.KeyGenInternalWithStreams, and
+// so that the responder's parsed key stays on its stack.)
 
 // tempoKey is the initiator's ephemeral ML-KEM key.
 type tempoKey struct{ fipsKey }
@@ -34,14 +26,10 @@ const maxMaskStreams = 2
 
 func tempoBackend(level int, smp Sampler) backend {
 	p := stockParams(level)
-	b := backend{ctSize: p.CiphertextSize()}
-	b.newKey = func(seed []byte, _ *presampled) (initKey, error) {
+	b := fipsBackend(p, func() (initKey, *fipsKey) {
 		k := new(tempoKey)
-		if err := fips203.NewDecapsulationKeyFromSeed(&k.dk, p, seed); err != nil {
-			return nil, err
-		}
-		return k, nil
-	}
+		return k, &k.fipsKey
+	})
 	if k := level / 256; smp.XOFBytes() > 0 && k <= maxMaskStreams {
 		b.newKeyMask = func(seed []byte, maskSeed *[32]byte, mask *[4][256]uint16) (initKey, error) {
 			if len(seed) != fips203.SeedSize {
@@ -66,45 +54,6 @@ func tempoBackend(level int, smp Sampler) backend {
 			clear(streams[:])
 			return dk, nil
 		}
-	}
-	var enc func(ek []byte) (K, ct []byte, err error)
-	switch level {
-	case 512:
-		enc = func(b []byte) ([]byte, []byte, error) {
-			ek, err := mlkem.NewEncapsulationKey512(b)
-			if err != nil {
-				return nil, nil, err
-			}
-			K, ct := ek.Encapsulate()
-			return K, ct, nil
-		}
-	case 768:
-		enc = func(b []byte) ([]byte, []byte, error) {
-			ek, err := mlkem.NewEncapsulationKey768(b)
-			if err != nil {
-				return nil, nil, err
-			}
-			K, ct := ek.Encapsulate()
-			return K, ct, nil
-		}
-	case 1024:
-		enc = func(b []byte) ([]byte, []byte, error) {
-			ek, err := mlkem.NewEncapsulationKey1024(b)
-			if err != nil {
-				return nil, nil, err
-			}
-			K, ct := ek.Encapsulate()
-			return K, ct, nil
-		}
-	}
-	b.encapsulate = func(ek []byte, m *[32]byte, _ *presampled) ([]byte, []byte, error) {
-		if m == nil {
-			return enc(ek)
-		}
-		if tempoDeterministic == nil {
-			return nil, nil, errors.New("pake: derandomized Tempo encapsulation is for tests only")
-		}
-		return tempoDeterministic(level, ek, m[:])
 	}
 	return b
 }
