@@ -303,7 +303,7 @@ func (k *KEM) GenerateKey() (*DecapsulationKey, error) {
 	if err != nil {
 		return nil, k.errorf("%v", err)
 	}
-	return k.NewDecapsulationKey(k.join(randomBytes(mlkemSeedSize), sk.Bytes()))
+	return k.newDecapsulationKey(k.join(randomBytes(mlkemSeedSize), sk.Bytes()), sk)
 }
 
 // NewDecapsulationKey makes the decapsulation key of a seed of KeySeedSize
@@ -312,11 +312,17 @@ func (k *KEM) GenerateKey() (*DecapsulationKey, error) {
 // key-share order, and a scalar that is not a valid private key (zero, or
 // not less than the group order) is an error.
 func (k *KEM) NewDecapsulationKey(seed []byte) (*DecapsulationKey, error) {
+	return k.newDecapsulationKey(seed, nil)
+}
+
+// newDecapsulationKey is NewDecapsulationKey; ecKey, if not nil, is the
+// elliptic-curve key the seed holds, already made (by GenerateKey, so that
+// its public point is not computed twice).
+func (k *KEM) newDecapsulationKey(seed []byte, ecKey *ecdh.PrivateKey) (*DecapsulationKey, error) {
 	if len(seed) != k.KeySeedSize() {
 		return nil, k.errorf("invalid decapsulation key length %d, want %d", len(seed), k.KeySeedSize())
 	}
 	var pqSeed []byte
-	var ecKey *ecdh.PrivateKey
 	if k.expandSeed {
 		xof := sha3.NewSHAKE256()
 		xof.Write(seed)
@@ -326,7 +332,7 @@ func (k *KEM) NewDecapsulationKey(seed []byte) (*DecapsulationKey, error) {
 	} else {
 		var ecSeed []byte
 		pqSeed, ecSeed = k.split(seed, mlkemSeedSize)
-		if k.ec != nil {
+		if k.ec != nil && ecKey == nil {
 			var err error
 			if ecKey, err = k.ec.curve.NewPrivateKey(ecSeed); err != nil {
 				return nil, k.errorf("invalid %s private key: %v", k.ec.name, err)
@@ -341,9 +347,9 @@ func (k *KEM) NewDecapsulationKey(seed []byte) (*DecapsulationKey, error) {
 	dk.ek = &EncapsulationKey{k: k, pq: pq.Encapsulator()}
 	if ecKey != nil {
 		dk.ek.ec = ecKey.PublicKey()
-		dk.ek.bytes = k.join(dk.ek.pq.Bytes(), dk.ek.ec.Bytes())
+		dk.ek.setBytes(k.join(dk.ek.pq.Bytes(), dk.ek.ec.Bytes()))
 	} else {
-		dk.ek.bytes = dk.ek.pq.Bytes()
+		dk.ek.setBytes(dk.ek.pq.Bytes())
 	}
 	return dk, nil
 }
@@ -384,7 +390,8 @@ func (k *KEM) NewEncapsulationKey(b []byte) (*EncapsulationKey, error) {
 	if err != nil {
 		return nil, k.errorf("invalid %s in %s: %v", k.pq.name, k.ekName(), err)
 	}
-	ek := &EncapsulationKey{k: k, pq: pq, bytes: bytes.Clone(b)}
+	ek := &EncapsulationKey{k: k, pq: pq}
+	ek.setBytes(bytes.Clone(b))
 	if k.ec != nil {
 		if ek.ec, err = k.ec.newPeerKey(ecBytes); err != nil {
 			return nil, k.errorf("invalid %s point in %s: %v", k.ec.name, k.ekName(), err)
@@ -461,7 +468,7 @@ func (dk *DecapsulationKey) Decapsulate(ciphertext []byte) (sharedKey []byte, er
 	if err != nil {
 		return nil, k.errorf("%s exchange with the ciphertext's point failed: %v", k.ec.name, err)
 	}
-	return k.combine(ssPQ, ssT, ctT, dk.ek.ec.Bytes()), nil
+	return k.combine(ssPQ, ssT, ctT, dk.ek.ecBytes), nil
 }
 
 // EncapsulationKey is a public key of a [KEM].
@@ -470,6 +477,17 @@ type EncapsulationKey struct {
 	pq    crypto.Encapsulator
 	ec    *ecdh.PublicKey // nil for ML-KEM alone
 	bytes []byte
+	// ecBytes is ec's encoding, the elliptic-curve part of bytes (for
+	// the combiner, without a copy per operation).
+	ecBytes []byte
+}
+
+// setBytes sets the key's encoding b, and ecBytes from it.
+func (ek *EncapsulationKey) setBytes(b []byte) {
+	ek.bytes = b
+	if ek.k.ec != nil {
+		_, ek.ecBytes = ek.k.split(b, ek.k.pq.ekSize)
+	}
 }
 
 // KEM returns the key's scheme.
@@ -529,5 +547,5 @@ func (ek *EncapsulationKey) finish(ssPQ, ctPQ []byte, eph *ecdh.PrivateKey) (sha
 		return nil, nil, k.errorf("%s exchange failed: %v", k.ec.name, err)
 	}
 	ctT := eph.PublicKey().Bytes()
-	return k.combine(ssPQ, ssT, ctT, ek.ec.Bytes()), k.join(ctPQ, ctT), nil
+	return k.combine(ssPQ, ssT, ctT, ek.ecBytes), k.join(ctPQ, ctT), nil
 }
