@@ -3,6 +3,7 @@
 package pake
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
@@ -74,6 +75,30 @@ func FuzzA1CompactAVX2(f *testing.F) {
 		w := make([]byte, 8*a1Iterations)
 		copy(w, b)
 		compareA1Compact(t, w)
+	})
+}
+
+// FuzzC1BlocksAVX2 compares the AVX2 C1 reduction with the Go code on
+// arbitrary blocks (four lanes of 168 bytes).
+func FuzzC1BlocksAVX2(f *testing.F) {
+	f.Add(make([]byte, 4*168))
+	f.Add(bytes.Repeat([]byte{0xff}, 4*168))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !cpuid.AVX2() {
+			t.Skip("no AVX2")
+		}
+		var buf [4][c1BlockBuf]byte
+		for l := range buf {
+			copy(buf[l][:168], in[min(len(in), 168*l):])
+		}
+		var got, want [4][8]uint16
+		c1BlocksAVX2(&got, &buf)
+		c1BlocksGeneric(&want, &buf, 4)
+		for l := range got {
+			if [7]uint16(got[l][:7]) != [7]uint16(want[l][:7]) {
+				t.Fatalf("lane %d: AVX2 %v, Go %v", l, got[l][:7], want[l][:7])
+			}
+		}
 	})
 }
 
