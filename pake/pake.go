@@ -368,10 +368,7 @@ func (s *Scheme) presample(rho, maskSeed *[32]byte) *presampled {
 		}
 	}
 	for i := range k {
-		var sd [34]byte
-		copy(sd[:], maskSeed[:])
-		sd[32], sd[33] = byte(i), 0xff
-		seeds = append(seeds, sd)
+		seeds = append(seeds, maskXOFInput(maskSeed, i))
 		out = append(out, &pre.mask[i])
 	}
 	s.sampler.sampleBatch(out, seeds)
@@ -515,14 +512,21 @@ func maskVec(smp Sampler, seed *[32]byte, k int) [][256]uint16 {
 	return out[:k]
 }
 
+// maskXOFInput is the sampler's 34-byte input for mask polynomial i:
+// seed || i || 0xFF.
+func maskXOFInput(seed *[32]byte, i int) (in [34]byte) {
+	copy(in[:], seed[:])
+	in[32], in[33] = byte(i), 0xff
+	return in
+}
+
 // maskVecTo is maskVec into mask[:k], with no allocation.
 func maskVecTo(mask *[4][256]uint16, smp Sampler, seed *[32]byte, k int) {
 	var ptrs [4]*[256]uint16
 	var seeds [4][34]byte
 	for i := range k {
 		ptrs[i] = &mask[i]
-		copy(seeds[i][:], seed[:])
-		seeds[i][32], seeds[i][33] = byte(i), 0xff
+		seeds[i] = maskXOFInput(seed, i)
 	}
 	smp.sampleBatch(ptrs[:k], seeds[:k])
 	clear(seeds[:])

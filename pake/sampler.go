@@ -202,23 +202,11 @@ func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 
 // squeezeOne is squeezeX4 for one state.
 func (s Sampler) squeezeOne(h *sha3.SHAKE, out *[256]uint16) {
-	if s == C1 {
-		var buf [4][c1BlockBuf]byte
-		var res [4][8]uint16
-		for j := 0; j < n; j += c1PerBlock {
-			h.Read(buf[0][:keccak.Rate128])
-			c1Blocks(&res, &buf, 1)
-			copy(out[j:min(j+c1PerBlock, n)], res[0][:])
-		}
-		clear(buf[:])
-		clear(res[:])
-		return
-	}
-	var buf [fixedBlocks * keccak.Rate128]byte
-	b := buf[:blocks128(s.XOFBytes())*keccak.Rate128]
+	var buf [c1Bytes]byte // C1 reads the most
+	b := buf[:s.XOFBytes()]
 	h.Read(b)
 	s.fromBytes(out, b)
-	clear(buf[:])
+	clear(b)
 }
 
 // fromBytes is the fixed-length sampler s (A1, B0 or C1) on the first
@@ -324,7 +312,7 @@ func a1FromBytes(out *[256]uint16, b []byte) {
 	// candidates of iteration t share word t. A lane holds the candidate in
 	// bits 0-11, its distance in bits 12-21 and the valid (accepted) flag
 	// in bit 31; each round works on both lanes of a word at once.
-	const distShift = 12
+	const distShift = a1DistShift
 	var v [a1PaddedWords]uint64 // v[a1Iterations:] stays zero, see a1Compact
 	b = b[:a1Bytes]
 	rejected := uint64(0)
@@ -352,10 +340,14 @@ func a1FromBytes(out *[256]uint16, b []byte) {
 // x < 560, s <= 512).
 const a1PaddedWords = a1Iterations + 260
 
+// a1DistShift is where a slot's distance starts (bits 12-21, after the
+// 12-bit candidate; bit 31 is the valid flag).
+const a1DistShift = 12
+
 // a1CompactGeneric runs the ten rounds of the compaction network in Go.
 func a1CompactGeneric(v *[a1PaddedWords]uint64) {
 	for r := range 10 {
-		compactRound((*[a1Iterations]uint64)(v[:a1Iterations]), 1<<r, 12+r)
+		compactRound((*[a1Iterations]uint64)(v[:a1Iterations]), 1<<r, a1DistShift+r)
 	}
 }
 

@@ -35,14 +35,13 @@ func tempoBackend(level int, smp Sampler) backend {
 			if len(seed) != fips203.SeedSize {
 				return nil, fmt.Errorf("mlkem: invalid %s seed length %d, want %d", p.Name(), len(seed), fips203.SeedSize)
 			}
-			// Polynomial i of the mask is the sampler on SHAKE128(maskSeed
-			// || i || 0xFF), as maskVecTo computes it.
+			// Polynomial i of the mask is the sampler on SHAKE128 of
+			// maskXOFInput(maskSeed, i), as maskVecTo computes it.
 			var out [maxMaskStreams][c1Bytes]byte // C1 reads the most
 			var streams [maxMaskStreams]fips203.Stream
 			nb := smp.XOFBytes()
 			for i := range k {
-				copy(streams[i].Seed[:], maskSeed[:])
-				streams[i].Seed[32], streams[i].Seed[33] = byte(i), 0xff
+				streams[i].Seed = maskXOFInput(maskSeed, i)
 				streams[i].Out = out[i][:nb]
 			}
 			dk := new(tempoKey)
