@@ -159,18 +159,25 @@ func TestSampleMatrix(t *testing.T) {
 				if got != want {
 					t.Fatalf("k = %d, rho = %x: batched matrix differs from per-entry SampleNTT", k, rho)
 				}
-				for i := range k {
-					for j := range k {
-						var ref nttElement
-						sampleNTTRef(&ref, &rho, byte(i), byte(j))
-						if got[i*k+j] != ref {
-							t.Fatalf("k = %d, rho = %x: entry (%d, %d) differs from Algorithm 7", k, rho, i, j)
-						}
-					}
-				}
+				checkMatrixRef(t, got[:], &rho, k)
 			}
 		}
 	})
+}
+
+// checkMatrixRef fails t unless every entry of the rank-k matrix a equals
+// Algorithm 7's SampleNTT(rho || i || j) as sampleNTTRef computes it.
+func checkMatrixRef(t *testing.T, a []nttElement, rho *[32]byte, k int) {
+	t.Helper()
+	for i := range k {
+		for j := range k {
+			var ref nttElement
+			sampleNTTRef(&ref, rho, byte(i), byte(j))
+			if a[i*k+j] != ref {
+				t.Fatalf("k = %d, rho = %x: entry (%d, %d) differs from Algorithm 7", k, *rho, i, j)
+			}
+		}
+	}
 }
 
 // TestSampleMatrixManyBlocks checks the matrix sampler on matrices with an
@@ -192,15 +199,7 @@ func TestSampleMatrixManyBlocks(t *testing.T) {
 			for _, k := range []int{2, 3, 4} {
 				var got [maxK * maxK]nttElement
 				sampleMatrixFIPS(got[:], &rho, k)
-				for i := range k {
-					for j := range k {
-						var want nttElement
-						sampleNTTRef(&want, &rho, byte(i), byte(j))
-						if got[i*k+j] != want {
-							t.Fatalf("rho = %x, k = %d: entry (%d, %d) differs", rho, k, i, j)
-						}
-					}
-				}
+				checkMatrixRef(t, got[:], &rho, k)
 			}
 		}
 		if found < 20 {
