@@ -14,9 +14,13 @@ import (
 // pakeBench times what Table 1 of the Tempo paper times: gen_a (the k x k
 // matrix with each sampler) and whole protocol runs, NoIC and Tempo, with
 // A0, A1, B0 and C1 at every level, plus plain ML-KEM (KeyGen + Encaps +
-// Decaps). Every measurement runs once per round, for about sample, in
-// alternating rounds, so that machine noise falls on all alike; the table
-// gives medians (of single calls, over the rounds) and ratios to A0.
+// Decaps). The operations that the table compares run in turn, one call
+// each (timeInterleaved): the four gen_a of a level together, and the
+// nine protocol runs of a level together, so that a slow stretch of the
+// machine (another tenant, a garbage collection) falls on all of them
+// alike instead of on whichever ran then. Each round gives every
+// operation about sample of calls; the table gives medians (of single
+// calls within a round, then over the rounds) and ratios to A0.
 func pakeBench(out *output, rounds int, sample time.Duration) error {
 	type row struct {
 		level int
@@ -44,13 +48,37 @@ func pakeBench(out *output, rounds int, sample time.Duration) error {
 		ml.ops[0] = pakeMLKEMRun(level)
 		rows = append(rows, ga, no, te, ml)
 	}
-	for r := range rounds {
-		fmt.Fprintf(out.stderr, "\rpqkem pake bench: round %d of %d", r+1, rounds)
-		for _, rw := range rows {
+	// The groups that run interleaved: per level, gen_a's four samplers,
+	// and the protocol rows (NoIC, Tempo, ML-KEM) together.
+	type slot struct {
+		rw *row
+		i  int
+	}
+	var groups [][]slot
+	for l := 0; l < len(rows); l += 4 {
+		ga := []slot{}
+		for i := range rows[l].ops {
+			ga = append(ga, slot{rows[l], i})
+		}
+		proto := []slot{}
+		for _, rw := range rows[l+1 : l+4] {
 			for i, op := range rw.ops {
 				if op != nil {
-					rw.times[i] = append(rw.times[i], pakeTimeOp(op, sample))
+					proto = append(proto, slot{rw, i})
 				}
+			}
+		}
+		groups = append(groups, ga, proto)
+	}
+	for r := range rounds {
+		fmt.Fprintf(out.stderr, "\rpqkem pake bench: round %d of %d", r+1, rounds)
+		for _, g := range groups {
+			ops := make([]func(), len(g))
+			for j, sl := range g {
+				ops[j] = sl.rw.ops[sl.i]
+			}
+			for j, t := range timeInterleaved(ops, sample) {
+				g[j].rw.times[g[j].i] = append(g[j].rw.times[g[j].i], t)
 			}
 		}
 	}
@@ -134,22 +162,34 @@ func pakeMLKEMRun(level int) func() {
 	}
 }
 
-// pakeTimeOp runs op for about sample and returns the median time of one
-// call, in nanoseconds. On a shared machine the median of single calls
-// shrugs off the calls that another process interrupted, which the mean
-// of a batch does not.
-func pakeTimeOp(op func(), sample time.Duration) float64 {
-	var ts []float64
+// timeInterleaved calls the ops in turn, one call each per cycle and each
+// cycle starting one op further on (so that no op always follows the
+// same one), until about sample per op has passed and every op ran at
+// least three times. It returns the median time of one call of each op,
+// in nanoseconds. On a shared machine the median of single calls shrugs
+// off the calls that another process interrupted, which the mean of a
+// batch does not, and the interleaving puts every op through the same
+// stretches of machine noise.
+func timeInterleaved(ops []func(), sample time.Duration) []float64 {
+	ts := make([][]float64, len(ops))
+	budget := sample * time.Duration(len(ops))
 	start := time.Now()
-	for {
-		t0 := time.Now()
-		op()
-		t1 := time.Now()
-		ts = append(ts, float64(t1.Sub(t0).Nanoseconds()))
-		if t1.Sub(start) >= sample && len(ts) >= 3 {
-			return median(ts)
+	for c := 0; ; c++ {
+		for j := range ops {
+			i := (c + j) % len(ops)
+			t0 := time.Now()
+			ops[i]()
+			ts[i] = append(ts[i], float64(time.Since(t0).Nanoseconds()))
+		}
+		if time.Since(start) >= budget && c >= 2 {
+			break
 		}
 	}
+	m := make([]float64, len(ops))
+	for i := range ts {
+		m[i] = median(ts[i])
+	}
+	return m
 }
 
 // init gives 'pqkem bench' a -pake flag that runs pakeBench with its
