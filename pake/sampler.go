@@ -171,12 +171,15 @@ const c1PerBlock = keccak.Rate128 / 24 // 7, with no remainder
 // sampler s on lane l of x, which has absorbed the seeds.
 func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 	if s == C1 {
-		var buf [4][c1BlockBuf]byte
+		var buf [4 * c1BlockBuf]byte // lane l at l*c1BlockBuf
 		var res [4][8]uint16
-		bs := [4][]byte{buf[0][:keccak.Rate128], buf[1][:keccak.Rate128], buf[2][:keccak.Rate128], buf[3][:keccak.Rate128]}
+		var bs [4][]byte
+		for l := range bs {
+			bs[l] = buf[l*c1BlockBuf:][:keccak.Rate128]
+		}
 		for j := 0; j < n; j += c1PerBlock {
 			x.SqueezeBlocks(&bs)
-			c1Blocks(&res, &buf, len(out))
+			c1Blocks(&res, buf[:], c1BlockBuf, len(out))
 			m := min(c1PerBlock, n-j) // 4 in the last block
 			for l, o := range out {
 				copy(o[j:j+m], res[l][:m])
@@ -399,45 +402,42 @@ func compactRound(v *[a1Iterations]uint64, s int, sh int) {
 // little-endian 192-bit integer b[24j : 24j+24] modulo q, in constant time
 // (see c1Reduce).
 func c1FromBytes(out *[256]uint16, b []byte) {
-	// Block i of b (the last one 96 bytes) into lane i%4, as squeezeX4
-	// has them, through the same c1Blocks.
-	var buf [4][c1BlockBuf]byte
-	var res [4][8]uint16
 	b = b[:c1Bytes]
-	for i := 0; 24*c1PerBlock*i < c1Bytes; i += 4 {
-		lanes := 0
+	// Blocks 0 to 35 four at a time, read where they are: the 8 bytes that
+	// c1Blocks reads after a block are the next block's. The last block
+	// (96 bytes) has nothing after it, so it goes through a lane buffer.
+	const full = c1Bytes / keccak.Rate128 // 36
+	var res [4][8]uint16
+	for i := 0; i < full; i += 4 {
+		c1Blocks(&res, b[keccak.Rate128*i:], keccak.Rate128, 4)
 		for l := range 4 {
-			if off := keccak.Rate128 * (i + l); off < len(b) {
-				clear(buf[l][:])
-				copy(buf[l][:], b[off:min(off+keccak.Rate128, len(b))])
-				lanes++
-			}
-		}
-		c1Blocks(&res, &buf, lanes)
-		for l := range lanes {
-			j := c1PerBlock * (i + l)
-			m := min(c1PerBlock, n-j)
-			copy(out[j:j+m], res[l][:m])
+			copy(out[c1PerBlock*(i+l):], res[l][:c1PerBlock])
 		}
 	}
-	clear(buf[:])
+	var last [c1BlockBuf]byte
+	copy(last[:], b[keccak.Rate128*full:])
+	c1Blocks(&res, last[:], c1BlockBuf, 1)
+	copy(out[c1PerBlock*full:], res[0][:n-c1PerBlock*full])
+	clear(last[:])
 	clear(res[:])
 }
 
-// c1BlockBuf is the size of a lane's block buffer for c1Blocks: one
-// SHAKE128 block and 8 bytes that the AVX2 code's last 32-byte load reads
-// and ignores.
+// c1BlockBuf is what c1Blocks reads of a lane: one SHAKE128 block and 8
+// bytes that the AVX2 code's last 32-byte load reads and ignores. A lane
+// buffer of this size, or a stride of one block in a longer stream with
+// the next block (or 8 spare bytes) after it, gives it that.
 const c1BlockBuf = keccak.Rate128 + 8
 
-// c1BlocksGeneric sets res[l][:7] to C1 on the block b[l][:168] for
-// l < lanes, two lanes at a time.
-func c1BlocksGeneric(res *[4][8]uint16, b *[4][c1BlockBuf]byte, lanes int) {
+// c1BlocksGeneric sets res[l][:7] to C1 on lane l's block, the 168 bytes
+// at b[l*stride:], for l < lanes, two lanes at a time (see c1Blocks).
+func c1BlocksGeneric(res *[4][8]uint16, b []byte, stride, lanes int) {
+	block := func(l int) *[keccak.Rate128]byte { return (*[keccak.Rate128]byte)(b[l*stride:]) }
 	l := 0
 	for ; l+2 <= lanes; l += 2 {
-		c1Two(res[l][:c1PerBlock], res[l+1][:c1PerBlock], (*[keccak.Rate128]byte)(b[l][:]), (*[keccak.Rate128]byte)(b[l+1][:]))
+		c1Two(res[l][:c1PerBlock], res[l+1][:c1PerBlock], block(l), block(l+1))
 	}
 	if l < lanes {
-		c1Reduce(res[l][:c1PerBlock], b[l][:keccak.Rate128])
+		c1Reduce(res[l][:c1PerBlock], block(l)[:])
 	}
 }
 

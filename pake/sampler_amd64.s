@@ -221,11 +221,13 @@ round9:
 	VZEROUPPER
 	RET
 
-// func c1BlocksAVX2(out *[4][8]uint16, b *[4][176]byte)
+// func c1BlocksAVX2(out *[4][8]uint16, b *byte, stride uintptr, lanes uintptr)
 // Requires: AVX, AVX2
-TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
+TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-32
 	MOVQ    out+0(FP), AX
 	MOVQ    b+8(FP), CX
+	MOVQ    stride+16(FP), DX
+	MOVQ    lanes+24(FP), BX
 	VMOVDQU c1WeightsEven<>+0(SB), Y0
 	VMOVDQU c1WeightsOdd<>+0(SB), Y1
 	VMOVDQU c1Perm<>+0(SB), Y2
@@ -327,22 +329,25 @@ TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
 	VMOVDQU     X4, (AX)
 
 	// lane 1
-	VMOVDQU     176(CX), Y3
+	CMPQ        BX, $0x01
+	JBE         c1done
+	ADDQ        DX, CX
+	VMOVDQU     (CX), Y3
 	VPSRLQ      $0x20, Y3, Y4
 	VPMULUDQ    Y0, Y3, Y3
 	VPMULUDQ    Y1, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VMOVDQU     200(CX), Y4
+	VMOVDQU     24(CX), Y4
 	VPSRLQ      $0x20, Y4, Y5
 	VPMULUDQ    Y0, Y4, Y4
 	VPMULUDQ    Y1, Y5, Y5
 	VPADDQ      Y5, Y4, Y4
-	VMOVDQU     224(CX), Y5
+	VMOVDQU     48(CX), Y5
 	VPSRLQ      $0x20, Y5, Y6
 	VPMULUDQ    Y0, Y5, Y5
 	VPMULUDQ    Y1, Y6, Y6
 	VPADDQ      Y6, Y5, Y5
-	VMOVDQU     248(CX), Y6
+	VMOVDQU     72(CX), Y6
 	VPSRLQ      $0x20, Y6, Y7
 	VPMULUDQ    Y0, Y6, Y6
 	VPMULUDQ    Y1, Y7, Y7
@@ -372,22 +377,22 @@ TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
 	VPSRAD      $0x1f, Y4, Y3
 	VPAND       c1Q<>+0(SB), Y3, Y3
 	VPADDD      Y3, Y4, Y4
-	VMOVDQU     272(CX), Y3
+	VMOVDQU     96(CX), Y3
 	VPSRLQ      $0x20, Y3, Y5
 	VPMULUDQ    Y0, Y3, Y3
 	VPMULUDQ    Y1, Y5, Y5
 	VPADDQ      Y5, Y3, Y3
-	VMOVDQU     296(CX), Y5
+	VMOVDQU     120(CX), Y5
 	VPSRLQ      $0x20, Y5, Y6
 	VPMULUDQ    Y0, Y5, Y5
 	VPMULUDQ    Y1, Y6, Y6
 	VPADDQ      Y6, Y5, Y5
-	VMOVDQU     320(CX), Y6
+	VMOVDQU     144(CX), Y6
 	VPSRLQ      $0x20, Y6, Y7
 	VPMULUDQ    Y0, Y6, Y6
 	VPMULUDQ    Y1, Y7, Y7
 	VPADDQ      Y7, Y6, Y6
-	VMOVDQU     320(CX), Y7
+	VMOVDQU     144(CX), Y7
 	VPSRLQ      $0x20, Y7, Y8
 	VPMULUDQ    Y0, Y7, Y7
 	VPMULUDQ    Y1, Y8, Y8
@@ -423,22 +428,25 @@ TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
 	VMOVDQU     X4, 16(AX)
 
 	// lane 2
-	VMOVDQU     352(CX), Y3
+	CMPQ        BX, $0x02
+	JBE         c1done
+	ADDQ        DX, CX
+	VMOVDQU     (CX), Y3
 	VPSRLQ      $0x20, Y3, Y4
 	VPMULUDQ    Y0, Y3, Y3
 	VPMULUDQ    Y1, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VMOVDQU     376(CX), Y4
+	VMOVDQU     24(CX), Y4
 	VPSRLQ      $0x20, Y4, Y5
 	VPMULUDQ    Y0, Y4, Y4
 	VPMULUDQ    Y1, Y5, Y5
 	VPADDQ      Y5, Y4, Y4
-	VMOVDQU     400(CX), Y5
+	VMOVDQU     48(CX), Y5
 	VPSRLQ      $0x20, Y5, Y6
 	VPMULUDQ    Y0, Y5, Y5
 	VPMULUDQ    Y1, Y6, Y6
 	VPADDQ      Y6, Y5, Y5
-	VMOVDQU     424(CX), Y6
+	VMOVDQU     72(CX), Y6
 	VPSRLQ      $0x20, Y6, Y7
 	VPMULUDQ    Y0, Y6, Y6
 	VPMULUDQ    Y1, Y7, Y7
@@ -468,22 +476,22 @@ TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
 	VPSRAD      $0x1f, Y4, Y3
 	VPAND       c1Q<>+0(SB), Y3, Y3
 	VPADDD      Y3, Y4, Y4
-	VMOVDQU     448(CX), Y3
+	VMOVDQU     96(CX), Y3
 	VPSRLQ      $0x20, Y3, Y5
 	VPMULUDQ    Y0, Y3, Y3
 	VPMULUDQ    Y1, Y5, Y5
 	VPADDQ      Y5, Y3, Y3
-	VMOVDQU     472(CX), Y5
+	VMOVDQU     120(CX), Y5
 	VPSRLQ      $0x20, Y5, Y6
 	VPMULUDQ    Y0, Y5, Y5
 	VPMULUDQ    Y1, Y6, Y6
 	VPADDQ      Y6, Y5, Y5
-	VMOVDQU     496(CX), Y6
+	VMOVDQU     144(CX), Y6
 	VPSRLQ      $0x20, Y6, Y7
 	VPMULUDQ    Y0, Y6, Y6
 	VPMULUDQ    Y1, Y7, Y7
 	VPADDQ      Y7, Y6, Y6
-	VMOVDQU     496(CX), Y7
+	VMOVDQU     144(CX), Y7
 	VPSRLQ      $0x20, Y7, Y8
 	VPMULUDQ    Y0, Y7, Y7
 	VPMULUDQ    Y1, Y8, Y8
@@ -519,22 +527,25 @@ TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
 	VMOVDQU     X4, 32(AX)
 
 	// lane 3
-	VMOVDQU     528(CX), Y3
+	CMPQ        BX, $0x03
+	JBE         c1done
+	ADDQ        DX, CX
+	VMOVDQU     (CX), Y3
 	VPSRLQ      $0x20, Y3, Y4
 	VPMULUDQ    Y0, Y3, Y3
 	VPMULUDQ    Y1, Y4, Y4
 	VPADDQ      Y4, Y3, Y3
-	VMOVDQU     552(CX), Y4
+	VMOVDQU     24(CX), Y4
 	VPSRLQ      $0x20, Y4, Y5
 	VPMULUDQ    Y0, Y4, Y4
 	VPMULUDQ    Y1, Y5, Y5
 	VPADDQ      Y5, Y4, Y4
-	VMOVDQU     576(CX), Y5
+	VMOVDQU     48(CX), Y5
 	VPSRLQ      $0x20, Y5, Y6
 	VPMULUDQ    Y0, Y5, Y5
 	VPMULUDQ    Y1, Y6, Y6
 	VPADDQ      Y6, Y5, Y5
-	VMOVDQU     600(CX), Y6
+	VMOVDQU     72(CX), Y6
 	VPSRLQ      $0x20, Y6, Y7
 	VPMULUDQ    Y0, Y6, Y6
 	VPMULUDQ    Y1, Y7, Y7
@@ -564,22 +575,22 @@ TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
 	VPSRAD      $0x1f, Y4, Y3
 	VPAND       c1Q<>+0(SB), Y3, Y3
 	VPADDD      Y3, Y4, Y4
-	VMOVDQU     624(CX), Y3
+	VMOVDQU     96(CX), Y3
 	VPSRLQ      $0x20, Y3, Y5
 	VPMULUDQ    Y0, Y3, Y3
 	VPMULUDQ    Y1, Y5, Y5
 	VPADDQ      Y5, Y3, Y3
-	VMOVDQU     648(CX), Y5
+	VMOVDQU     120(CX), Y5
 	VPSRLQ      $0x20, Y5, Y6
 	VPMULUDQ    Y0, Y5, Y5
 	VPMULUDQ    Y1, Y6, Y6
 	VPADDQ      Y6, Y5, Y5
-	VMOVDQU     672(CX), Y6
+	VMOVDQU     144(CX), Y6
 	VPSRLQ      $0x20, Y6, Y7
 	VPMULUDQ    Y0, Y6, Y6
 	VPMULUDQ    Y1, Y7, Y7
 	VPADDQ      Y7, Y6, Y6
-	VMOVDQU     672(CX), Y7
+	VMOVDQU     144(CX), Y7
 	VPSRLQ      $0x20, Y7, Y8
 	VPMULUDQ    Y0, Y7, Y7
 	VPMULUDQ    Y1, Y8, Y8
@@ -613,6 +624,8 @@ TEXT ·c1BlocksAVX2(SB), NOSPLIT, $0-16
 	VPERMD      Y3, Y2, Y3
 	VPACKUSDW   Y3, Y4, Y4
 	VMOVDQU     X4, 48(AX)
+
+c1done:
 	VZEROUPPER
 	RET
 

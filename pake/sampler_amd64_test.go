@@ -5,6 +5,7 @@ package pake
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -79,49 +80,67 @@ func FuzzA1CompactAVX2(f *testing.F) {
 }
 
 // FuzzC1BlocksAVX2 compares the AVX2 C1 reduction with the Go code on
-// arbitrary blocks (four lanes of 168 bytes).
+// arbitrary blocks: 1 to 4 lanes (the first byte), at a stride of one
+// block as in a stream or of a lane buffer (the second), and the lanes
+// past the last must be left alone.
 func FuzzC1BlocksAVX2(f *testing.F) {
-	f.Add(make([]byte, 4*168))
-	f.Add(bytes.Repeat([]byte{0xff}, 4*168))
+	f.Add(append([]byte{3, 0}, make([]byte, 4*168)...))
+	f.Add(append([]byte{3, 1}, bytes.Repeat([]byte{0xff}, 4*168)...))
+	f.Add([]byte{0, 0})
+	f.Add([]byte{1, 1, 0xff})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if !cpuid.AVX2() {
 			t.Skip("no AVX2")
 		}
-		var buf [4][c1BlockBuf]byte
-		for l := range buf {
-			copy(buf[l][:168], in[min(len(in), 168*l):])
+		if len(in) < 2 {
+			return
 		}
+		lanes := 1 + int(in[0])%4
+		stride := []int{168, c1BlockBuf}[in[1]%2]
+		in = in[2:]
+		// Exactly the bytes c1Blocks may read, so that a read past them
+		// fails the bounds check.
+		buf := make([]byte, (lanes-1)*stride+c1BlockBuf)
+		copy(buf, in)
 		var got, want [4][8]uint16
-		c1BlocksAVX2(&got, &buf)
-		c1BlocksGeneric(&want, &buf, 4)
 		for l := range got {
-			if [7]uint16(got[l][:7]) != [7]uint16(want[l][:7]) {
-				t.Fatalf("lane %d: AVX2 %v, Go %v", l, got[l][:7], want[l][:7])
+			for c := range got[l] {
+				got[l][c], want[l][c] = 0xbeef, 0xbeef
+			}
+		}
+		c1BlocksAVX2(&got, &buf[0], uintptr(stride), uintptr(lanes))
+		c1BlocksGeneric(&want, buf, stride, lanes)
+		for l := range got {
+			if l < lanes && [7]uint16(got[l][:7]) != [7]uint16(want[l][:7]) {
+				t.Fatalf("lanes %d, stride %d, lane %d: AVX2 %v, Go %v", lanes, stride, l, got[l][:7], want[l][:7])
+			}
+			if l >= lanes && got[l] != want[l] {
+				t.Fatalf("lanes %d: lane %d written: %v", lanes, l, got[l])
 			}
 		}
 	})
 }
 
-// BenchmarkC1Blocks reduces one SHAKE128 block in each of four lanes, with
-// AVX2 and with the Go code.
+// BenchmarkC1Blocks reduces one SHAKE128 block in each of four (or two)
+// lanes, with AVX2 and with the Go code.
 func BenchmarkC1Blocks(b *testing.B) {
-	var buf [4][c1BlockBuf]byte
+	var buf [4 * c1BlockBuf]byte
 	r := rand.NewChaCha8([32]byte{})
-	for l := range buf {
-		r.Read(buf[l][:])
-	}
+	r.Read(buf[:])
 	var res [4][8]uint16
-	b.Run("impl=avx2", func(b *testing.B) {
-		if !cpuid.AVX2() {
-			b.Skip("no AVX2")
-		}
-		for b.Loop() {
-			c1BlocksAVX2(&res, &buf)
-		}
-	})
-	b.Run("impl=generic", func(b *testing.B) {
-		for b.Loop() {
-			c1BlocksGeneric(&res, &buf, 4)
-		}
-	})
+	for _, lanes := range []int{4, 2} {
+		b.Run(fmt.Sprintf("lanes=%d/impl=avx2", lanes), func(b *testing.B) {
+			if !cpuid.AVX2() {
+				b.Skip("no AVX2")
+			}
+			for b.Loop() {
+				c1BlocksAVX2(&res, &buf[0], c1BlockBuf, uintptr(lanes))
+			}
+		})
+		b.Run(fmt.Sprintf("lanes=%d/impl=generic", lanes), func(b *testing.B) {
+			for b.Loop() {
+				c1BlocksGeneric(&res, buf[:], c1BlockBuf, lanes)
+			}
+		})
+	}
 }

@@ -15,10 +15,14 @@ package pake
 func a1CompactAVX2(v *[540]uint64)
 
 // c1BlocksAVX2 sets out[l][c] to C1's chunk c of the SHAKE128 block
-// b[l][:168] (the little-endian integer of bytes 24c .. 24c+23 mod q)
-// for c < 7 and every lane l; out[l][7] is chunk 6 again. It reads
-// b[l][168:176], which does not affect the result. Constant time: no
-// branch or address depends on b.
+// of lane l, the 168 bytes at b + l*stride (chunk c is the
+// little-endian integer of its bytes 24c .. 24c+23 mod q), for c < 7
+// and l < lanes (1 to 4); out[l][7] is chunk 6 again, and out[l] for
+// l >= lanes is left alone. It reads the 8 bytes after each block,
+// which do not affect the result: the caller checks that all
+// (lanes-1)*stride + 176 bytes are there. Constant time in the
+// blocks: the only branches test lanes, which is public (how many
+// lanes a batch fills), and no address depends on the bytes.
 //
 //go:noescape
-func c1BlocksAVX2(out *[4][8]uint16, b *[4][176]byte)
+func c1BlocksAVX2(out *[4][8]uint16, b *byte, stride uintptr, lanes uintptr)

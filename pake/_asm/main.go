@@ -52,17 +52,23 @@ func qwords(name string, v [4]uint64) Mem {
 // 2^28.2, a Barrett step with floor(2^32 / q) below 2q, and a masked
 // subtraction below q.
 func c1Blocks() {
-	TEXT("c1BlocksAVX2", NOSPLIT, "func(out *[4][8]uint16, b *[4][176]byte)")
+	TEXT("c1BlocksAVX2", NOSPLIT, "func(out *[4][8]uint16, b *byte, stride uintptr, lanes uintptr)")
 	Pragma("noescape")
 	Doc(
 		"c1BlocksAVX2 sets out[l][c] to C1's chunk c of the SHAKE128 block",
-		"b[l][:168] (the little-endian integer of bytes 24c .. 24c+23 mod q)",
-		"for c < 7 and every lane l; out[l][7] is chunk 6 again. It reads",
-		"b[l][168:176], which does not affect the result. Constant time: no",
-		"branch or address depends on b.",
+		"of lane l, the 168 bytes at b + l*stride (chunk c is the",
+		"little-endian integer of its bytes 24c .. 24c+23 mod q), for c < 7",
+		"and l < lanes (1 to 4); out[l][7] is chunk 6 again, and out[l] for",
+		"l >= lanes is left alone. It reads the 8 bytes after each block,",
+		"which do not affect the result: the caller checks that all",
+		"(lanes-1)*stride + 176 bytes are there. Constant time in the",
+		"blocks: the only branches test lanes, which is public (how many",
+		"lanes a batch fills), and no address depends on the bytes.",
 	)
 	out := Load(Param("out"), GP64())
 	b := Load(Param("b"), GP64())
+	stride := Load(Param("stride"), GP64())
+	lanes := Load(Param("lanes"), GP64())
 	weven := qwords("c1WeightsEven", [4]uint64{1, 2988, 3095, 0})
 	wodd := qwords("c1WeightsOdd", [4]uint64{1353, 1358, 2982, 0})
 	m24 := qwords("c1Mask24", [4]uint64{1<<24 - 1, 1<<24 - 1, 1<<24 - 1, 1<<24 - 1})
@@ -81,13 +87,19 @@ func c1Blocks() {
 	VMOVDQU(perm, pv)
 	for l := range 4 {
 		Commentf("lane %d", l)
+		if l > 0 {
+			// Stop after the last lane asked for (lanes is public).
+			CMPQ(lanes, U8(l))
+			JBE(LabelRef("c1done"))
+			ADDQ(stride, b)
+		}
 		var half [2]VecVirtual
 		for g := range 2 {
 			var p [4]VecVirtual
 			for i := range 4 {
 				c := min(4*g+i, 6) // chunk 7 does not exist: chunk 6 again
 				x, o := YMM(), YMM()
-				VMOVDQU(Mem{Base: b, Disp: 176*l + 24*c}, x)
+				VMOVDQU(Mem{Base: b, Disp: 24 * c}, x)
 				VPSRLQ(U8(32), x, o)
 				VPMULUDQ(we, x, x)
 				VPMULUDQ(wo, o, o)
@@ -132,6 +144,7 @@ func c1Blocks() {
 		VPACKUSDW(half[1], half[0], half[0])
 		VMOVDQU(half[0].AsX(), Mem{Base: out, Disp: 16 * l})
 	}
+	Label("c1done")
 	VZEROUPPER()
 	RET()
 }
