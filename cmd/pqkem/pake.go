@@ -54,8 +54,9 @@ is an error (status 1) too.
 
 'pqkem pake bench' times gen_a (the k x k matrix) and whole runs
 (Start + Respond + Finish) of NoIC and Tempo with the samplers A0, A1,
-B0 and C1 at every level, in alternating rounds, and prints medians and
-ratios to A0, the shape of Table 1 of the Tempo paper. A0 is the
+B0 and C1 at every level, the runs it compares taking turns one call at
+a time within each round, and prints medians and ratios to A0, the shape
+of Table 1 of the Tempo paper. A0 is the
 variable-time FIPS 203 sampler: there for comparison only, it must not
 be used with real passwords.`,
 		example: `
@@ -89,7 +90,7 @@ func setupPake(fs *flag.FlagSet) func(*output, []string) error {
 	fs.UintVar(&f.argonMemory, "argon2-memory", uint(pake.DefaultArgon2.Memory), "Argon2id memory in `KiB` (both sides must agree)")
 	fs.UintVar(&f.argonThreads, "argon2-threads", uint(pake.DefaultArgon2.Threads), "Argon2id lanes (both sides must agree)")
 	fs.IntVar(&f.rounds, "rounds", 7, "bench: number of alternating `rounds`")
-	fs.DurationVar(&f.sample, "sample", 20*time.Millisecond, "bench: how long to time one measurement in each round")
+	fs.DurationVar(&f.sample, "sample", 20*time.Millisecond, "bench: how long to time each operation in each round")
 	return func(out *output, args []string) error {
 		if len(args) == 0 {
 			return usagef("pake needs a subcommand: listen, connect or bench")
