@@ -71,18 +71,17 @@ func TestTiming(t *testing.T) {
 		tmax, tr float64
 	}
 	var results []result
-	calibration := -1 // the index of the calibration row
-	for _, smp := range []Sampler{A0, A1, B0, C1} {
-		// The class's seed is copied into one buffer before the timer
-		// starts, so the classes differ only in its contents. Both
-		// classes' Setup does the same work, a copy from a random entry
-		// of a table of 4,096 (the fixed class's table holds the fixed
-		// seed in every entry): copying from one hot variable for one
-		// class and from a random place in a 136 KiB table for the other
-		// evicts different cache lines before the timed call, which gave
-		// the constant-time samplers |t| of 5 to 8.5 at 200,000 samples.
+	// measureSeeds times run on the samplers' two classes of seeds. The
+	// class's seed is copied into one buffer before the timer starts, so
+	// the classes differ only in its contents. Both classes' Setup does
+	// the same work, a copy from a random entry of a table of 4,096 (the
+	// fixed class's table holds the fixed seed in every entry): copying
+	// from one hot variable for one class and from a random place in a
+	// 136 KiB table for the other evicts different cache lines before the
+	// timed call, which gave the constant-time samplers |t| of 5 to 8.5 at
+	// 200,000 samples.
+	measureSeeds := func(run func(seed *[34]byte)) dudect.Result {
 		var seed [34]byte
-		var out [256]uint16
 		var pools [2][][34]byte
 		for c := range pools {
 			pools[c] = make([][34]byte, 4096)
@@ -94,14 +93,17 @@ func TestTiming(t *testing.T) {
 				}
 			}
 		}
-		times := dudect.MeasureSplit(n, 0, dudect.Split{
+		return dudect.Analyze(dudect.MeasureSplit(n, 0, dudect.Split{
 			Setup: func(class, r int) {
 				p := pools[class&1]
 				seed = p[r%len(p)]
 			},
-			Run: func() { smp.Sample(&out, &seed) },
-		})
-		res := dudect.Analyze(times)
+			Run: func() { run(&seed) },
+		}))
+	}
+	for _, smp := range []Sampler{A0, A1, B0, C1} {
+		var out [256]uint16
+		res := measureSeeds(func(seed *[34]byte) { smp.Sample(&out, seed) })
 		results = append(results, result{"sampler " + smp.String(), smp.ConstantTime(), res.T, math.Abs(res.RawT)})
 	}
 
@@ -110,35 +112,14 @@ func TestTiming(t *testing.T) {
 	// On a machine whose timing depends on the data itself (through power
 	// and clock frequency, say), a single fixed input shows up here too,
 	// and the samplers' rows should be read against it.
-	{
-		var seed [34]byte
-		var buf [c1Bytes]byte
-		var pools [2][][34]byte
-		for c := range pools {
-			pools[c] = make([][34]byte, 4096)
-			for i := range pools[c] {
-				if c == 0 {
-					pools[c][i] = fixed
-				} else {
-					rand.Read(pools[c][i][:])
-				}
-			}
-		}
-		times := dudect.MeasureSplit(n, 0, dudect.Split{
-			Setup: func(class, r int) {
-				p := pools[class&1]
-				seed = p[r%len(p)]
-			},
-			Run: func() {
-				h := sha3.NewSHAKE128()
-				h.Write(seed[:])
-				h.Read(buf[:])
-			},
-		})
-		res := dudect.Analyze(times)
-		results = append(results, result{"calibration: crypto/sha3 SHAKE128", true, res.T, math.Abs(res.RawT)})
-		calibration = len(results) - 1
-	}
+	var buf [c1Bytes]byte
+	res := measureSeeds(func(seed *[34]byte) {
+		h := sha3.NewSHAKE128()
+		h.Write(seed[:])
+		h.Read(buf[:])
+	})
+	calibration := len(results) // the index of the calibration row
+	results = append(results, result{"calibration: crypto/sha3 SHAKE128", true, res.T, math.Abs(res.RawT)})
 
 	nr := max(n/5, 1000)
 	for _, name := range []string{"Tempo-C1-ML-KEM-768", "Tempo-A1-ML-KEM-768", "Tempo-B0-ML-KEM-512", "NoIC-C1-ML-KEM-768", "NoIC-A1-ML-KEM-768", "NoIC-B0-ML-KEM-1024", "NoIC-A0-ML-KEM-768", "Tempo-A0-ML-KEM-768"} {
