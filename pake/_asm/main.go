@@ -120,14 +120,15 @@ func c1Blocks() {
 			VPERM2I128(U8(0x31), d, a, t)
 			VPADDQ(t, s, s)
 			// Reduce: fold at 2^24, fold at 2^16, Barrett, subtract q.
-			VPSRLQ(U8(24), s, t)
-			VPAND(m24, s, s)
-			VPMULUDQ(f24, t, t)
-			VPADDQ(t, s, s)
-			VPSRLQ(U8(16), s, t)
-			VPAND(m16, s, s)
-			VPMULUDQ(f16, t, t)
-			VPADDQ(t, s, s)
+			for _, f := range []struct {
+				shift       uint8
+				mask, times Mem
+			}{{24, m24, f24}, {16, m16, f16}} {
+				VPSRLQ(U8(f.shift), s, t)
+				VPAND(f.mask, s, s)
+				VPMULUDQ(f.times, t, t)
+				VPADDQ(t, s, s)
+			}
 			VPMULUDQ(mu, s, t)
 			VPSRLQ(U8(32), t, t)
 			VPMULUDQ(qv, t, t)
