@@ -127,27 +127,63 @@ func KeyGenInternal[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationK
 // squeezed one after the other after key generation. The key is the one
 // KeyGenInternal makes; the streams do not depend on it.
 func KeyGenInternalWithStreams[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte, streams []Stream) {
-	if len(streams) > maxStreams {
+	KeyGenInternalWithExtra(dk, p, d, z, &Extra{Streams: streams})
+}
+
+// KeyGenInternalWithExtra is KeyGenInternalWithStreams with the rest of
+// Extra: a hash whose input the caller builds, in x.Update, from the
+// streams and from ek as key generation encodes it into x.EKBuf (the Tempo
+// PAKE's nonce mask, over ek plus the mask), and which runs in lanes key
+// generation leaves once its own work is queued. Without the four-way
+// Keccak, x.Update is called once, after key generation and the streams,
+// and the hash is computed then.
+func KeyGenInternalWithExtra[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte, x *Extra) {
+	if len(x.Streams) > maxStreams {
 		panic("fips203: more than three streams")
+	}
+	if x.EKBuf != nil && cap(x.EKBuf) < p.EncapsulationKeySize() {
+		panic("fips203: Extra.EKBuf too small for the encapsulation key")
 	}
 	dk.ek.setRank(p)
 	ex, dx := dk.ek.ex(), dk.dx()
 	if keccak.Accelerated() {
 		sigma := pkeSeeds(p, &ex, d)
-		dk.ek.h = keyGenX4(p, &ex, &dx, &sigma, streams)
+		dk.ek.h = keyGenX4(p, &ex, &dx, &sigma, x)
 	} else {
 		pkeKeyGen(p, &ex, &dx, d)
 		var ekBuf [maxEncapsulationKeySize]byte
-		dk.ek.h = sha3.Sum256(dk.ek.Bytes(ekBuf[:0]))
-		for i := range streams {
-			h := sha3.NewSHAKE128()
-			h.Write(streams[i].Seed[:])
-			h.Read(streams[i].Out)
+		b := ekBuf[:0]
+		if x.EKBuf != nil {
+			b = x.EKBuf[:0]
 		}
+		b = dk.ek.Bytes(b)
+		dk.ek.h = sha3.Sum256(b)
+		extraGeneric(x, len(b))
 	}
 	dk.z = *z
 	dk.d = *d
 	dk.hasSeed = true
+}
+
+// extraGeneric runs x one state at a time, after the caller's own work:
+// the streams, then x.Update with every stream complete, then the hash.
+func extraGeneric(x *Extra, ekLen int) {
+	steps := 0
+	for i := range x.Streams {
+		h := sha3.NewSHAKE128()
+		h.Write(x.Streams[i].Seed[:])
+		h.Read(x.Streams[i].Out)
+		steps = max(steps, (len(x.Streams[i].Out)+keccak.Rate128-1)/keccak.Rate128)
+	}
+	if x.Update != nil {
+		x.Update(steps, ekLen)
+	}
+	if x.Hash != nil {
+		if !x.Hash.Final {
+			panic("fips203: the schedule's hash input is never complete")
+		}
+		x.Hash.Sum = sha3.Sum256(x.Hash.In)
+	}
 }
 
 const maxEncapsulationKeySize = encodingSize12*maxK + 32
@@ -228,7 +264,7 @@ func NewEncapsulationKey[E any, PE ekArrays[E]](ek *EncapsulationKeyOf[E, PE], p
 	}
 	copy(ek.rho[:], b[encodingSize12*p.k:])
 	if keccak.Accelerated() {
-		ek.h = parseX4(p, &ex, b)
+		ek.h = parseX4(p, &ex, b, &Extra{})
 	} else {
 		ek.h = sha3.Sum256(b)
 		expandMatrix(p, &ex)
@@ -236,6 +272,51 @@ func NewEncapsulationKey[E any, PE ekArrays[E]](ek *EncapsulationKeyOf[E, PE], p
 	return nil
 }
 
+// NewEncapsulationKeyWithExtra is NewEncapsulationKey for a key that the
+// caller produces while x.Streams are squeezed (the Tempo PAKE's responder
+// unmasks it with them): x.Hash.In grows to the encoding of the key in
+// x.Update, and x.Hash.Final says it is complete. rho, known from the
+// start, must be its last 32 bytes. With the four-way Keccak the matrix is
+// expanded from rho in the lanes the streams leave, and H(ek) absorbs each
+// block as soon as the caller has it; without it, the streams are squeezed
+// first. On return, x.Hash.Sum is H(ek), and the key is parsed and checked
+// as NewEncapsulationKey does.
+func NewEncapsulationKeyWithExtra[E any, PE ekArrays[E]](ek *EncapsulationKeyOf[E, PE], p *Params, rho *[32]byte, x *Extra) error {
+	if len(x.Streams) > maxStreams {
+		panic("fips203: more than three streams")
+	}
+	if x.Hash == nil {
+		panic("fips203: NewEncapsulationKeyWithExtra without Extra.Hash")
+	}
+	if !keccak.Accelerated() {
+		extraGeneric(x, 0)
+		if err := NewEncapsulationKey(ek, p, x.Hash.In); err != nil {
+			return err
+		}
+		if ek.rho != *rho {
+			return errors.New("mlkem: the encapsulation key's rho is not the one given")
+		}
+		return nil
+	}
+	ek.setRank(p)
+	ek.rho = *rho
+	ex := ek.ex()
+	h := parseX4(p, &ex, nil, x)
+	b := x.Hash.In
+	if len(b) != p.EncapsulationKeySize() {
+		return fmt.Errorf("mlkem: invalid %s encapsulation key length %d, want %d", p.name, len(b), p.EncapsulationKeySize())
+	}
+	for i := range p.k {
+		if err := byteDecode12Check(&ex.t[i], b[encodingSize12*i:]); err != nil {
+			return fmt.Errorf("mlkem: invalid %s encapsulation key: polynomial %d: %w", p.name, i, err)
+		}
+	}
+	if subtle.ConstantTimeCompare(b[encodingSize12*p.k:], rho[:]) != 1 {
+		return errors.New("mlkem: the encapsulation key's rho is not the one given")
+	}
+	ek.h, x.Hash.Sum = h, h
+	return nil
+}
 // Encapsulate generates a shared key and appends its ciphertext to c
 // (FIPS 203, Algorithm 20).
 func (ek *EncapsulationKeyOf[E, PE]) Encapsulate(K *[SharedKeySize]byte, c []byte) []byte {

@@ -32,14 +32,14 @@ const (
 	laneIdle   laneKind = iota
 	laneMatrix          // SHAKE128 for SampleNTT, one matrix entry
 	laneNoise           // SHAKE256 for PRF_eta, one noise polynomial
-	laneHash            // the hash: SHA3-256 of ek, or SHAKE256 of z || c (J)
+	laneHash            // a hash (its slot in index): SHA3-256 of ek, SHAKE256 of z || c (J), or the caller's
 	laneG               // SHA3-512 of a 64-byte input, one block (G)
 	laneStream          // SHAKE128 for a caller's Stream (key generation)
 )
 
 type laneJob struct {
 	kind  laneKind
-	index uint8 // the matrix entry e, or the noise counter N
+	index uint8 // the matrix entry e, the noise counter N, the stream or the hash slot
 	// x, y are the index bytes of a matrix entry's XOF input, e/k and e%k.
 	x, y uint8
 }
@@ -52,9 +52,6 @@ type lanesSchedule struct {
 	// out holds the first block of every lane after a permutation (a
 	// field, so that it is not zeroed at every step).
 	out [4][keccak.Rate128]byte
-	// saved holds the hash lane while it sits a permutation out (a field
-	// for the same reason).
-	saved [25]uint64
 
 	// queue holds the jobs not yet started, in order.
 	queue      [maxStreams + maxK*maxK + 2*maxK]laneJob
@@ -79,25 +76,72 @@ type lanesSchedule struct {
 	blocks    [4]int
 	noiseDone uint32
 
-	// The hash, if hashing: in is the part of the input known so far,
-	// final says that it is all of it; pos bytes are absorbed. hashLane is
-	// the lane that runs it, or -1. hashDS is the domain byte: 0x06 for
-	// SHA3-256 (the default), 0x1f for SHAKE256; both have rate 136 and
-	// 32 bytes of output here.
-	hashing  bool
-	hashDS   byte
-	in       []byte
-	final    bool
-	pos      int
-	hashLane int
-	padded   bool
-	hashDone bool
-	h        [32]byte
+	// The hashes: hash[0] is the schedule's own (SHA3-256 of ek, or J),
+	// which takes a lane before any queued job; hash[1], if on, is a
+	// caller's (Extra.Hash), which takes a lane only once the queue is
+	// empty, so that it cannot hold up the work the other waits for.
+	hash [2]hashJob
 
 	// G, if queued: gOut = SHA3-512(gIn), one block.
 	gIn   [64]byte
 	gOut  [64]byte
 	gDone bool
+}
+
+// hashJob is a SHA3-256 (or SHAKE256, 32 bytes out) chain in one lane,
+// over input that may grow while it runs: in is the part of the input
+// known so far (or, for a caller's hash, Extra.Hash.In), final says that it
+// is all of it; pos bytes are absorbed. ds is the domain byte, 0x06 for
+// SHA3-256 and 0x1f for SHAKE256; both have rate 136.
+type hashJob struct {
+	on     bool
+	caller bool // the input is the caller's Extra.Hash
+	ds     byte
+	in     []byte
+	final  bool
+	pos    int
+	lane   int // the lane running it, or -1
+	padded bool
+	done   bool
+	sum    [32]byte
+	// saved holds the lane while it sits a permutation out (a field, so
+	// that it is not zeroed at every step).
+	saved [25]uint64
+}
+
+// Hash is a SHA3-256 hash that key generation runs for its caller beside
+// its own work (see Extra), or, when parsing a key the caller produces,
+// H(ek) itself: In is the input known so far, which the caller extends in
+// Extra.Update; Final says that In is all of it. Sum is the hash once the
+// call returns.
+type Hash struct {
+	In    []byte
+	Final bool
+	Sum   [32]byte
+}
+
+// Extra is work that key generation (KeyGenInternalWithExtra) or key
+// parsing (NewEncapsulationKeyWithExtra) runs for its caller in the Keccak
+// lanes its own work leaves idle.
+type Extra struct {
+	// Streams (at most three) take lanes from the first permutation on
+	// and keep them until their output is complete.
+	Streams []Stream
+	// Hash, if not nil, is the caller's hash (key generation) or H(ek)
+	// (parsing).
+	Hash *Hash
+	// EKBuf, if not nil, is where key generation encodes ek (it needs
+	// room for EncapsulationKeySize bytes): the rows of t̂ as they are
+	// computed, then rho.
+	EKBuf []byte
+	// Update, if not nil, is called after every permutation with the
+	// number of permutations so far (stream i then holds its first
+	// min(steps*168, len(Out)) bytes) and the number of bytes of ek in
+	// EKBuf. It may extend Hash.In, and must set Hash.Final once the
+	// streams are complete (steps covers every stream) and, for key
+	// generation, ekLen is the whole key: a hash left waiting then is a
+	// programming error, and panics.
+	Update func(steps, ekLen int)
 }
 
 // Stream is SHAKE128 output that key generation squeezes beside its own
@@ -127,7 +171,10 @@ func (s *lanesSchedule) addStreams(n int) {
 // init sets s to a schedule with no jobs and no hash, for a matrix of rank
 // k from rho.
 func (s *lanesSchedule) init(k int, rho *[32]byte) {
-	s.k, s.hashLane, s.hashDS = k, -1, 0x06
+	s.k = k
+	for i := range s.hash {
+		s.hash[i].lane, s.hash[i].ds = -1, 0x06
+	}
 	if rho != nil {
 		s.rho = *rho
 	}
@@ -163,10 +210,10 @@ func (s *lanesSchedule) addG(in *[64]byte) {
 	s.tail++
 }
 
-// busy reports whether a job is queued or running, or the hash is not
+// busy reports whether a job is queued or running, or a hash is not
 // complete.
 func (s *lanesSchedule) busy() bool {
-	if s.head < s.tail || (s.hashing && !s.hashDone) {
+	if s.head < s.tail || (s.hash[0].on && !s.hash[0].done) || (s.hash[1].on && !s.hash[1].done) {
 		return true
 	}
 	for _, l := range s.lane {
@@ -188,22 +235,42 @@ func (s *lanesSchedule) column(i int) bool {
 	return true
 }
 
-// step assigns free lanes (the hash first, as the longest chain, then the
-// queue in order), feeds the lanes, permutes, and takes the output: matrix
-// entries go to a, stream output to streams (the ones addStreams queued).
-func (s *lanesSchedule) step(a []nttElement, streams []Stream) {
-	// The hash takes a lane once a whole block, or the whole input, is
-	// known.
-	if s.hashing && s.hashLane < 0 && !s.hashDone && (len(s.in) >= keccak.Rate256 || s.final) {
-		for j := range s.lane {
-			if s.lane[j].kind == laneIdle {
-				s.lane[j] = laneJob{kind: laneHash}
-				s.hashLane = j
-				s.st.Reset(j)
-				break
-			}
+// hashInput returns the input of hash slot i known so far, and whether it
+// is all of it.
+func (s *lanesSchedule) hashInput(i int, x *Extra) ([]byte, bool) {
+	if s.hash[i].caller {
+		return x.Hash.In, x.Hash.Final
+	}
+	return s.hash[i].in, s.hash[i].final
+}
+
+// startHash gives hash slot i the first idle lane, once a whole block, or
+// the whole input, is known.
+func (s *lanesSchedule) startHash(i int, x *Extra) {
+	h := &s.hash[i]
+	if !h.on || h.lane >= 0 || h.done {
+		return
+	}
+	if in, final := s.hashInput(i, x); len(in) < keccak.Rate256 && !final {
+		return
+	}
+	for j := range s.lane {
+		if s.lane[j].kind == laneIdle {
+			s.lane[j] = laneJob{kind: laneHash, index: uint8(i)}
+			h.lane = j
+			s.st.Reset(j)
+			return
 		}
 	}
+}
+
+// step assigns free lanes (the own hash first, as the longest chain, then
+// the queue in order, then the caller's hash), feeds the lanes, permutes,
+// and takes the output: matrix entries go to a, stream output to
+// x.Streams (the ones addStreams queued).
+func (s *lanesSchedule) step(a []nttElement, x *Extra) {
+	streams := x.Streams
+	s.startHash(0, x)
 	for j := range s.lane {
 		if s.lane[j].kind != laneIdle || s.head == s.tail {
 			continue
@@ -229,24 +296,39 @@ func (s *lanesSchedule) step(a []nttElement, streams []Stream) {
 			s.blocks[j] = 0
 		}
 	}
+	s.startHash(1, x)
 
-	// The hash absorbs its next block if it is known; otherwise its lane
+	// A hash absorbs its next block if it is known; otherwise its lane
 	// sits this permutation out.
-	sitOut := false
-	if j := s.hashLane; j >= 0 {
-		switch rest := s.in[s.pos:]; {
+	var sitOut [2]bool
+	for i := range s.hash {
+		h := &s.hash[i]
+		j := h.lane
+		if j < 0 {
+			continue
+		}
+		in, final := s.hashInput(i, x)
+		switch rest := in[h.pos:]; {
 		case len(rest) >= keccak.Rate256:
 			s.st.XOR(j, rest[:keccak.Rate256])
-			s.pos += keccak.Rate256
-		case s.final:
+			h.pos += keccak.Rate256
+		case final:
 			s.st.XOR(j, rest)
-			s.st.Pad(j, keccak.Rate256, len(rest), s.hashDS)
-			s.pos += len(rest)
-			s.padded = true
+			s.st.Pad(j, keccak.Rate256, len(rest), h.ds)
+			h.pos += len(rest)
+			h.padded = true
 		default:
-			s.saved = s.st.Save(j)
-			sitOut = true
+			h.saved = s.st.Save(j)
+			sitOut[i] = true
 		}
+	}
+	working := false
+	for _, l := range s.lane {
+		working = working || (l.kind != laneIdle && !(l.kind == laneHash && sitOut[l.index]))
+	}
+	if !working {
+		// Nothing is left but a hash whose input will never come.
+		panic("fips203: the schedule's hash input is never complete")
 	}
 
 	s.st.Permute()
@@ -284,12 +366,13 @@ func (s *lanesSchedule) step(a []nttElement, streams []Stream) {
 				s.lane[j] = laneJob{}
 			}
 		case laneHash:
-			if sitOut {
-				s.st.Restore(j, &s.saved)
-			} else if s.padded {
-				copy(s.h[:], out[j][:32])
-				s.hashDone = true
-				s.hashLane = -1
+			h := &s.hash[job.index]
+			if sitOut[job.index] {
+				s.st.Restore(j, &h.saved)
+			} else if h.padded {
+				copy(h.sum[:], out[j][:32])
+				h.done = true
+				h.lane = -1
 				s.lane[j] = laneJob{}
 			}
 		}
@@ -309,16 +392,16 @@ const rateSHA3512 = 72
 // matrix entry this takes 10, 14 and 22 permutations for k = 2, 3, 4,
 // against lower bounds of 10, 14 and 20.) A parameter set with
 // another matrix sampler expands the matrix first, and only the noise and
-// the hash are scheduled. The streams (at most maxStreams) start first and
-// keep their lanes until their output is complete; key generation runs in
-// the lanes they leave, and keyGenX4 returns when both are done. Only for
-// keccak.Accelerated().
-func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, streams []Stream) [32]byte {
+// the hash are scheduled. The caller's streams (at most maxStreams) start
+// first and keep their lanes until their output is complete; key
+// generation runs in the lanes they leave, then the caller's hash, and
+// keyGenX4 returns when all are done. Only for keccak.Accelerated().
+func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, x *Extra) [32]byte {
 	k := p.k
 	var s lanesSchedule
 	s.init(k, ex.rho)
 	s.sigma = *sigma
-	s.addStreams(len(streams))
+	s.addStreams(len(x.Streams))
 	for i := range k {
 		s.addNoise(i, p.eta1)
 	}
@@ -336,11 +419,15 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, 
 	}
 
 	var ekBuf [maxEncapsulationKeySize]byte
-	s.hashing, s.in = true, ekBuf[:0]
+	s.hash[0].on, s.hash[0].in = true, ekBuf[:0]
+	if x.EKBuf != nil {
+		s.hash[0].in = x.EKBuf[:0]
+	}
+	s.hash[1].on, s.hash[1].caller = x.Hash != nil, true
 	sNTT := false
 	row := 0
-	for s.busy() {
-		s.step(ex.a, streams)
+	for steps := 1; s.busy(); steps++ {
+		s.step(ex.a, x)
 		// Lines 16 to 18 of Algorithm 13, a row at a time as its inputs
 		// are ready, each row's encoding appended to the hash input.
 		if !sNTT && s.noiseDone&(1<<k-1) == 1<<k-1 {
@@ -351,37 +438,52 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, 
 			}
 			sNTT = true
 		}
+		h := &s.hash[0]
 		for sNTT && row < k && s.noiseDone&(1<<(k+row)) != 0 && s.column(row) {
 			innerProduct(&ex.t[row], ex.a[row:], k, dx.s, dx.sCache, k, ntt(&s.f[k+row]))
-			s.in = byteEncode12(s.in, &ex.t[row])
+			h.in = byteEncode12(h.in, &ex.t[row])
 			row++
 			if row == k {
-				s.in = append(s.in, ex.rho[:]...)
-				s.final = true
+				h.in = append(h.in, ex.rho[:]...)
+				h.final = true
 			}
 		}
+		if x.Update != nil {
+			x.Update(steps, len(h.in))
+		}
 	}
-	return s.h
+	if x.Hash != nil {
+		x.Hash.Sum = s.hash[1].sum
+	}
+	return s.hash[0].sum
 }
 
 // parseX4 expands the matrix of an encapsulation key whose t̂ and rho are
 // parsed, and returns H(b), the hash of its encoding b: the SHA3-256 chain
 // in one lane and matrix entries in the others (or the parameter set's own
-// sampler first, and the hash alone). Only for keccak.Accelerated().
-func parseX4(p *Params, ex *encryptionKey, b []byte) [32]byte {
+// sampler first, and the hash alone). With x, b is x.Hash.In, which the
+// caller produces in x.Update while x.Streams run in the first lanes (the
+// matrix then runs beside them, and the hash absorbs each block of b as
+// soon as it is known). Only for keccak.Accelerated().
+func parseX4(p *Params, ex *encryptionKey, b []byte, x *Extra) [32]byte {
 	k := p.k
 	var s lanesSchedule
 	s.init(k, ex.rho)
+	s.addStreams(len(x.Streams))
 	if p.fipsMatrix {
 		s.addMatrices()
 	} else {
 		expandMatrix(p, ex)
 	}
-	s.hashing, s.in, s.final = true, b, true
-	for s.busy() {
-		s.step(ex.a, nil)
+	s.hash[0].on, s.hash[0].in, s.hash[0].final = true, b, true
+	s.hash[0].caller = x.Hash != nil
+	for steps := 1; s.busy(); steps++ {
+		s.step(ex.a, x)
+		if x.Update != nil {
+			x.Update(steps, 0)
+		}
 	}
-	return s.h
+	return s.hash[0].sum
 }
 
 // decapsulateX4 is the Keccak work of ML-KEM.Decaps_internal (FIPS 203,
@@ -398,11 +500,13 @@ func decapsulateX4(p *Params, f *encryptionNoise, gIn *[64]byte, z *[32]byte, c 
 	var jIn [32 + maxCiphertextSize]byte
 	copy(jIn[:], z[:])
 	copy(jIn[32:], c)
-	s.hashing, s.hashDS, s.in, s.final = true, 0x1f, jIn[:32+len(c)], true
+	h := &s.hash[0]
+	h.on, h.ds, h.in, h.final = true, 0x1f, jIn[:32+len(c)], true
 	s.addG(gIn)
 	queued := false
+	var x Extra
 	for s.busy() || !queued {
-		s.step(nil, nil)
+		s.step(nil, &x)
 		if s.gDone && !queued {
 			copy(s.sigma[:], s.gOut[32:])
 			for N := range 2*k + 1 {
@@ -414,5 +518,5 @@ func decapsulateX4(p *Params, f *encryptionNoise, gIn *[64]byte, z *[32]byte, c 
 	for N := range 2*k + 1 {
 		*f.poly(k, N) = s.f[N]
 	}
-	return s.gOut, s.h
+	return s.gOut, h.sum
 }

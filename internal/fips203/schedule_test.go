@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
+	"github.com/pqkem/pqkem/internal/keccak"
 )
 
 // TestKeyGenWithStreams checks KeyGenInternalWithStreams on both paths: the
@@ -67,4 +68,205 @@ func TestKeyGenWithStreams(t *testing.T) {
 	var dk DecapsulationKey
 	var d, z [32]byte
 	KeyGenInternalWithStreams(&dk, MLKEM512, &d, &z, make([]Stream, 4))
+}
+
+// refStream returns the first n bytes of SHAKE128(seed).
+func refStream(seed []byte, n int) []byte {
+	h := sha3.NewSHAKE128()
+	h.Write(seed)
+	out := make([]byte, n)
+	h.Read(out)
+	return out
+}
+
+// randStreams returns n streams with random seeds and outputs of the
+// lengths the PAKE samplers use and odd ones.
+func randStreams(r *rand.Rand, n, trial int) []Stream {
+	lengths := []int{37 * 168, 840, 400, 1, 168, 169, 3 * 168}
+	streams := make([]Stream, n)
+	for i := range streams {
+		for j := range streams[i].Seed {
+			streams[i].Seed[j] = byte(r.Uint32())
+		}
+		streams[i].Out = make([]byte, lengths[(trial+i)%len(lengths)])
+	}
+	return streams
+}
+
+// checkStreams fails unless every stream holds SHAKE128 of its seed up to
+// min(steps*168, len(Out)) bytes.
+func checkStreams(t *testing.T, streams []Stream, steps int) {
+	t.Helper()
+	for i, s := range streams {
+		m := min(steps*168, len(s.Out))
+		if !bytes.Equal(s.Out[:m], refStream(s.Seed[:], len(s.Out))[:m]) {
+			t.Fatalf("after %d permutations, stream %d (%d bytes) differs from SHAKE128 in its first %d bytes", steps, i, len(s.Out), m)
+		}
+	}
+}
+
+// TestKeyGenWithExtra checks KeyGenInternalWithExtra on both paths: the
+// key is KeyGenInternal's and EKBuf holds its encoding; at every Update
+// the streams hold what it says and EKBuf the ekLen bytes it says; and the
+// caller's hash, whose input grows with ek (the blocks arrive between
+// sit-outs) and then takes the streams' output, is SHA3-256 of it.
+func TestKeyGenWithExtra(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	bothPaths(t, func(t *testing.T) {
+		for _, p := range []*Params{MLKEM512, MLKEM768, MLKEM1024} {
+			for n := 0; n <= maxStreams; n++ {
+				for trial := range 3 {
+					var d, z [32]byte
+					for i := range d {
+						d[i], z[i] = byte(r.Uint32()), byte(r.Uint32())
+					}
+					var want DecapsulationKey
+					KeyGenInternal(&want, p, &d, &z)
+					ekWant := want.EncapsulationKey().Bytes(nil)
+
+					streams := randStreams(r, n, trial)
+					need := 0
+					for _, s := range streams {
+						need = max(need, (len(s.Out)+167)/168)
+					}
+					var h Hash
+					ekBuf := make([]byte, 0, p.EncapsulationKeySize())
+					calls, last := 0, 0
+					x := &Extra{Streams: streams, Hash: &h, EKBuf: ekBuf}
+					x.Update = func(steps, ekLen int) {
+						calls++
+						if steps <= last && keccak.Accelerated() {
+							t.Fatalf("Update steps %d after %d", steps, last)
+						}
+						last = steps
+						checkStreams(t, streams, steps)
+						if !bytes.Equal(ekBuf[:ekLen], ekWant[:ekLen]) {
+							t.Fatalf("EKBuf's first %d bytes differ from ek", ekLen)
+						}
+						if h.Final {
+							return
+						}
+						// Half the key at a time, then the streams.
+						h.In = append(h.In, ekWant[len(h.In):max(len(h.In), ekLen/2)]...)
+						if ekLen == len(ekWant) && steps >= need {
+							h.In = append(h.In[:0], ekWant...)
+							for _, s := range streams {
+								h.In = append(h.In, s.Out...)
+							}
+							h.Final = true
+						}
+					}
+					var got DecapsulationKey
+					KeyGenInternalWithExtra(&got, p, &d, &z, x)
+					if !bytes.Equal(got.ExpandedBytes(nil), want.ExpandedBytes(nil)) || got.ek.h != want.ek.h {
+						t.Fatalf("%s, %d streams: the key differs from KeyGenInternal's", p.name, n)
+					}
+					if !bytes.Equal(ekBuf[:len(ekWant)], ekWant) {
+						t.Fatalf("%s: EKBuf is not ek", p.name)
+					}
+					if h.Sum != sha3.Sum256(h.In) || !h.Final {
+						t.Fatalf("%s, %d streams: the caller's hash is not SHA3-256 of its input", p.name, n)
+					}
+					if calls == 0 {
+						t.Fatal("Update was never called")
+					}
+					checkStreams(t, streams, need)
+				}
+			}
+		}
+	})
+}
+
+// TestNewEncapsulationKeyWithExtra checks NewEncapsulationKeyWithExtra on
+// both paths against NewEncapsulationKey, with the key revealed a few
+// bytes per permutation while streams run (as the Tempo responder unmasks
+// it), and its errors: a wrong length, a non-canonical coefficient, a rho
+// other than the one given, and a hash that never completes (a panic).
+func TestNewEncapsulationKeyWithExtra(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	bothPaths(t, func(t *testing.T) {
+		for _, p := range []*Params{MLKEM512, MLKEM768, MLKEM1024} {
+			for n := 0; n <= maxStreams; n++ {
+				for trial := range 3 {
+					var d, z [32]byte
+					for i := range d {
+						d[i], z[i] = byte(r.Uint32()), byte(r.Uint32())
+					}
+					var dk DecapsulationKey
+					KeyGenInternal(&dk, p, &d, &z)
+					ekb := dk.EncapsulationKey().Bytes(nil)
+					var rho [32]byte
+					copy(rho[:], ekb[len(ekb)-32:])
+					streams := randStreams(r, n, trial)
+					need := 0
+					for _, s := range streams {
+						need = max(need, (len(s.Out)+167)/168)
+					}
+					var h Hash
+					x := &Extra{Streams: streams, Hash: &h}
+					x.Update = func(steps, _ int) {
+						checkStreams(t, streams, steps)
+						h.In = ekb[:min(len(ekb), 21*steps)]
+						h.Final = len(h.In) == len(ekb) || steps >= need
+						if h.Final {
+							h.In = ekb
+						}
+					}
+					var got, want EncapsulationKey
+					if err := NewEncapsulationKeyWithExtra(&got, p, &rho, x); err != nil {
+						t.Fatal(err)
+					}
+					if err := NewEncapsulationKey(&want, p, ekb); err != nil {
+						t.Fatal(err)
+					}
+					if h.Sum != want.h || got.h != want.h || !bytes.Equal(got.Bytes(nil), ekb) {
+						t.Fatalf("%s, %d streams: the key or its hash differs from NewEncapsulationKey's", p.name, n)
+					}
+					var m [32]byte
+					m[0] = byte(trial)
+					var k1, k2 [32]byte
+					if !bytes.Equal(got.EncapsulateInternal(&k1, nil, &m), want.EncapsulateInternal(&k2, nil, &m)) || k1 != k2 {
+						t.Fatalf("%s: encapsulation differs (the matrix?)", p.name)
+					}
+					checkStreams(t, streams, 37)
+				}
+			}
+			// Errors.
+			var dk DecapsulationKey
+			GenerateKey(&dk, p)
+			ekb := dk.EncapsulationKey().Bytes(nil)
+			var rho [32]byte
+			copy(rho[:], ekb[len(ekb)-32:])
+			bad := func(b []byte, rho *[32]byte) error {
+				h := &Hash{In: b, Final: true}
+				var ek EncapsulationKey
+				return NewEncapsulationKeyWithExtra(&ek, p, rho, &Extra{Hash: h})
+			}
+			if err := bad(ekb, &rho); err != nil {
+				t.Fatalf("%s: %v", p.name, err)
+			}
+			if err := bad(ekb[:len(ekb)-1], &rho); err == nil {
+				t.Errorf("%s: a short key was accepted", p.name)
+			}
+			nc := append([]byte(nil), ekb...)
+			nc[0], nc[1] = 0xff, nc[1]|0x0f // coefficient 0 = 4095
+			if err := bad(nc, &rho); err == nil {
+				t.Errorf("%s: a non-canonical key was accepted", p.name)
+			}
+			rho2 := rho
+			rho2[5] ^= 1
+			if err := bad(ekb, &rho2); err == nil {
+				t.Errorf("%s: a key with another rho was accepted", p.name)
+			}
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: a hash that never completes did not panic", p.name)
+					}
+				}()
+				var ek EncapsulationKey
+				NewEncapsulationKeyWithExtra(&ek, p, &rho, &Extra{Hash: &Hash{In: ekb[:100]}})
+			}()
+		}
+	})
 }
