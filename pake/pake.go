@@ -213,6 +213,42 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 		nonce = &nc
 	}
 	ms := s.maskSeeds(pw, sid, nonce)
+	tLen := 384 * s.k
+	msg1 := make([]byte, s.Msg1Size())
+	var dk initKey
+	var ek []byte
+	var err error
+	if s.backend.newKeyMask != nil {
+		// The mask and the nonce mask in key generation's Keccak lanes.
+		var nm [32]byte
+		dk, nm, err = s.backend.newKeyMask(seed[:], pw, sid, &ms.s, msg1[32:32+tLen])
+		if err == nil {
+			ek = dk.encapsulationKey()
+			copy(msg1[32+tLen:], ek[tLen:]) // rho, in the clear
+			subtle.XORBytes(msg1[:32], nonce[:], nm[:])
+		}
+	} else {
+		dk, ek, err = s.startKey(seed, &ms, msg1)
+		if err == nil {
+			nm := s.nonceMask(pw, sid, msg1)
+			subtle.XORBytes(msg1[:32], nonce[:], nm[:])
+		}
+	}
+	clear(rnd[:])
+	clear(nc[:])
+	ms.clear()
+	if err != nil {
+		return nil, nil, err
+	}
+	in := &Initiator{s: s, dk: dk, ek: ek, msg1Pre: append([]byte(nil), msg1[:tLen+32]...)}
+	copy(in.sid[:], sid)
+	return in, msg1, nil
+}
+
+// startKey generates the initiator's key from seed (d || z), returns it
+// and its encoding ek, and writes msg1[32:] = T' || rho' (NoIC) or
+// T' || rho (Tempo), ek masked with the mask seeds.
+func (s *Scheme) startKey(seed *[64]byte, ms *maskSeedsT, msg1 []byte) (initKey, []byte, error) {
 	var pre *presampled
 	if s.presamples() {
 		// K-PKE.KeyGen takes rho from G(d || k).
@@ -223,48 +259,27 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 		pre = s.presample((*[32]byte)(g[:32]), &ms.s)
 		clear(g[:])
 	}
-	var maskBuf [4][256]uint16
-	var mask [][256]uint16
-	var dk initKey
-	var err error
-	if s.backend.newKeyMask != nil {
-		dk, err = s.backend.newKeyMask(seed[:], &ms.s, &maskBuf)
-		mask = maskBuf[:s.k]
-	} else {
-		dk, err = s.backend.newKey(seed[:], pre)
-	}
-	clear(rnd[:])
+	defer pre.clear()
+	dk, err := s.backend.newKey(seed[:], pre)
 	if err != nil {
-		clear(maskBuf[:])
 		return nil, nil, err
 	}
-	ek := dk.encapsulationKey()
 	tLen := 384 * s.k
-
-	msg1 := make([]byte, s.Msg1Size())
+	ek := dk.encapsulationKey()
 	copy(msg1[32:], ek) // T || rho
-	switch {
-	case mask != nil:
-	case pre != nil:
+	var maskBuf [4][256]uint16
+	mask := maskBuf[:s.k]
+	if pre != nil {
 		mask = pre.mask
-	default:
+	} else {
 		maskVecTo(&maskBuf, s.sampler, &ms.s, s.k)
-		mask = maskBuf[:s.k]
 	}
 	maskT(msg1[32:32+tLen], mask, false)
 	clear(mask)
-	pre.clear()
 	if s.proto == NoIC {
 		subtle.XORBytes(msg1[32+tLen:], msg1[32+tLen:], ms.r[:])
 	}
-	nm := s.nonceMask(pw, sid, msg1)
-	subtle.XORBytes(msg1[:32], nonce[:], nm[:])
-	clear(nc[:])
-	ms.clear()
-
-	in := &Initiator{s: s, dk: dk, ek: ek, msg1Pre: append([]byte(nil), msg1[:tLen+32]...)}
-	copy(in.sid[:], sid)
-	return in, msg1, nil
+	return dk, ek, nil
 }
 
 // Respond runs the responder's step (resp) with the 32-byte password pw
@@ -536,22 +551,26 @@ func maskVecTo(mask *[4][256]uint16, smp Sampler, seed *[32]byte, k int) {
 // modulo q, in place, in constant time. Fields at or above q are reduced:
 // the output is always canonical.
 func maskT(t []byte, mask [][256]uint16, sub bool) {
-	for i := range mask {
-		p := t[384*i : 384*(i+1)]
-		for j := 0; j < n; j += 2 {
-			b := p[3*j/2 : 3*j/2+3]
-			x0 := uint32(b[0]) | uint32(b[1]&0x0f)<<8
-			x1 := uint32(b[1])>>4 | uint32(b[2])<<4
-			m0, m1 := uint32(mask[i][j]), uint32(mask[i][j+1])
-			if sub { // public: which side runs
-				m0, m1 = q-m0, q-m1 // in [1, q]
-			}
-			y0 := barrett32(x0 + m0)
-			y1 := barrett32(x1 + m1)
-			b[0] = byte(y0)
-			b[1] = byte(y0>>8) | byte(y1<<4)
-			b[2] = byte(y1 >> 4)
+	maskRange(t, mask, sub, 0, 384*len(mask))
+}
+
+// maskRange is maskT on the bytes t[from:to] only (from and to are
+// multiples of 3: whole pairs of coefficients). The positions are public.
+func maskRange(t []byte, mask [][256]uint16, sub bool, from, to int) {
+	for o := from; o < to; o += 3 {
+		i, j := o/384, o%384/3*2 // polynomial i, coefficients j and j+1
+		b := t[o : o+3]
+		x0 := uint32(b[0]) | uint32(b[1]&0x0f)<<8
+		x1 := uint32(b[1])>>4 | uint32(b[2])<<4
+		m0, m1 := uint32(mask[i][j]), uint32(mask[i][j+1])
+		if sub { // public: which side runs
+			m0, m1 = q-m0, q-m1 // in [1, q]
 		}
+		y0 := barrett32(x0 + m0)
+		y1 := barrett32(x1 + m1)
+		b[0] = byte(y0)
+		b[1] = byte(y0>>8) | byte(y1<<4)
+		b[2] = byte(y1 >> 4)
 	}
 }
 
@@ -570,11 +589,11 @@ type backend struct {
 	// newKey makes the initiator's key from d || z; pre, if not nil, has
 	// its matrix (NoIC only).
 	newKey func(seed []byte, pre *presampled) (initKey, error)
-	// newKeyMask, if not nil, is newKey that also sets mask[:k] to the k
-	// mask polynomials for maskSeed (maskVecTo), their SHAKE128 output
-	// squeezed in the Keccak lanes key generation leaves idle (Tempo with a
-	// constant-time sampler at ML-KEM-512).
-	newKeyMask func(seed []byte, maskSeed *[32]byte, mask *[4][256]uint16) (initKey, error)
+	// newKeyMask, if not nil, is newKey fused with the mask and the nonce
+	// mask (Tempo with a fixed-length sampler at ML-KEM-512, see
+	// tempoBackend): it writes T' (the key's T masked with the mask for
+	// maskSeed) to tPrime and returns the key and H(pw || sid || T').
+	newKeyMask func(seed, pw, sid []byte, maskSeed *[32]byte, tPrime []byte) (initKey, [32]byte, error)
 	// encapsulate encapsulates to the encoded key ek, with m as FIPS 203's
 	// randomness, or fresh randomness if m is nil; pre, if not nil, has
 	// the key's matrix (NoIC only).

@@ -255,10 +255,11 @@ func TestPresampleFallback(t *testing.T) {
 	}
 }
 
-// TestTempoKeyMask checks that Tempo's combined key generation and mask
-// (the mask's SHAKE128 streams in key generation's Keccak lanes) gives the
-// key newKey gives and the mask maskVecTo gives, for every scheme that has
-// it, on both paths.
+// TestTempoKeyMask checks Tempo's key generation fused with the mask and
+// the nonce mask (the mask's SHAKE128 streams, and the hash over T', in key
+// generation's Keccak lanes) against newKey, maskVecTo, maskT and
+// nonceMask, for every scheme that has it, with random pw and sid, on both
+// paths.
 func TestTempoKeyMask(t *testing.T) {
 	forEachPath(t, func(t *testing.T) {
 		seen := 0
@@ -267,10 +268,12 @@ func TestTempoKeyMask(t *testing.T) {
 				continue
 			}
 			seen++
+			tLen := 384 * s.k
 			for range 5 {
 				seed, maskSeed := randBytes(64), [32]byte(randBytes(32))
-				var mask, want [4][256]uint16
-				k, err := s.backend.newKeyMask(seed, &maskSeed, &mask)
+				pw, sid := randBytes(32), randBytes(32)
+				tPrime := make([]byte, tLen)
+				k, nm, err := s.backend.newKeyMask(seed, pw, sid, &maskSeed, tPrime)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -278,12 +281,19 @@ func TestTempoKeyMask(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				maskVecTo(&want, s.sampler, &maskSeed, s.k)
-				if !bytes.Equal(k.expandedBytes(), ref.expandedBytes()) || mask != want {
-					t.Fatalf("%v: key or mask differs from newKey and maskVecTo", s)
+				var mask [4][256]uint16
+				maskVecTo(&mask, s.sampler, &maskSeed, s.k)
+				msg1 := make([]byte, s.Msg1Size())
+				copy(msg1[32:], ref.encapsulationKey())
+				maskT(msg1[32:32+tLen], mask[:s.k], false)
+				if !bytes.Equal(k.expandedBytes(), ref.expandedBytes()) || !bytes.Equal(tPrime, msg1[32:32+tLen]) {
+					t.Fatalf("%v: key or T' differs from newKey and maskT", s)
+				}
+				if nm != s.nonceMask(pw, sid, msg1) {
+					t.Fatalf("%v: the nonce mask differs from nonceMask", s)
 				}
 			}
-			if _, err := s.backend.newKeyMask(make([]byte, 63), new([32]byte), new([4][256]uint16)); err == nil {
+			if _, _, err := s.backend.newKeyMask(make([]byte, 63), make([]byte, 32), make([]byte, 32), new([32]byte), make([]byte, tLen)); err == nil {
 				t.Errorf("%v: a 63-byte seed was accepted", s)
 			}
 		}

@@ -166,17 +166,31 @@ func KeyGenInternalWithExtra[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *Decap
 }
 
 // extraGeneric runs x one state at a time, after the caller's own work:
-// the streams, then x.Update with every stream complete, then the hash.
+// the streams, with x.Update after each block (as if a permutation; a
+// stream with Blocks set gets its blocks one at a time), then the hash.
 func extraGeneric(x *Extra, ekLen int) {
-	steps := 0
+	var hs [maxStreams]*sha3.SHAKE
+	steps := 1
 	for i := range x.Streams {
-		h := sha3.NewSHAKE128()
-		h.Write(x.Streams[i].Seed[:])
-		h.Read(x.Streams[i].Out)
-		steps = max(steps, (len(x.Streams[i].Out)+keccak.Rate128-1)/keccak.Rate128)
+		st := &x.Streams[i]
+		hs[i] = sha3.NewSHAKE128()
+		hs[i].Write(st.Seed[:])
+		if st.Blocks > 0 {
+			steps = max(steps, st.Blocks)
+		} else {
+			hs[i].Read(st.Out)
+			steps = max(steps, (len(st.Out)+keccak.Rate128-1)/keccak.Rate128)
+		}
 	}
-	if x.Update != nil {
-		x.Update(steps, ekLen)
+	for b := 1; b <= steps; b++ {
+		for i := range x.Streams {
+			if st := &x.Streams[i]; b <= st.Blocks {
+				hs[i].Read(st.Out[:keccak.Rate128])
+			}
+		}
+		if x.Update != nil {
+			x.Update(b, ekLen)
+		}
 	}
 	if x.Hash != nil {
 		if !x.Hash.Final {
@@ -264,7 +278,7 @@ func NewEncapsulationKey[E any, PE ekArrays[E]](ek *EncapsulationKeyOf[E, PE], p
 	}
 	copy(ek.rho[:], b[encodingSize12*p.k:])
 	if keccak.Accelerated() {
-		ek.h = parseX4(p, &ex, b, &Extra{})
+		ek.h = parseX4(p, &ex, b)
 	} else {
 		ek.h = sha3.Sum256(b)
 		expandMatrix(p, &ex)
@@ -272,51 +286,6 @@ func NewEncapsulationKey[E any, PE ekArrays[E]](ek *EncapsulationKeyOf[E, PE], p
 	return nil
 }
 
-// NewEncapsulationKeyWithExtra is NewEncapsulationKey for a key that the
-// caller produces while x.Streams are squeezed (the Tempo PAKE's responder
-// unmasks it with them): x.Hash.In grows to the encoding of the key in
-// x.Update, and x.Hash.Final says it is complete. rho, known from the
-// start, must be its last 32 bytes. With the four-way Keccak the matrix is
-// expanded from rho in the lanes the streams leave, and H(ek) absorbs each
-// block as soon as the caller has it; without it, the streams are squeezed
-// first. On return, x.Hash.Sum is H(ek), and the key is parsed and checked
-// as NewEncapsulationKey does.
-func NewEncapsulationKeyWithExtra[E any, PE ekArrays[E]](ek *EncapsulationKeyOf[E, PE], p *Params, rho *[32]byte, x *Extra) error {
-	if len(x.Streams) > maxStreams {
-		panic("fips203: more than three streams")
-	}
-	if x.Hash == nil {
-		panic("fips203: NewEncapsulationKeyWithExtra without Extra.Hash")
-	}
-	if !keccak.Accelerated() {
-		extraGeneric(x, 0)
-		if err := NewEncapsulationKey(ek, p, x.Hash.In); err != nil {
-			return err
-		}
-		if ek.rho != *rho {
-			return errors.New("mlkem: the encapsulation key's rho is not the one given")
-		}
-		return nil
-	}
-	ek.setRank(p)
-	ek.rho = *rho
-	ex := ek.ex()
-	h := parseX4(p, &ex, nil, x)
-	b := x.Hash.In
-	if len(b) != p.EncapsulationKeySize() {
-		return fmt.Errorf("mlkem: invalid %s encapsulation key length %d, want %d", p.name, len(b), p.EncapsulationKeySize())
-	}
-	for i := range p.k {
-		if err := byteDecode12Check(&ex.t[i], b[encodingSize12*i:]); err != nil {
-			return fmt.Errorf("mlkem: invalid %s encapsulation key: polynomial %d: %w", p.name, i, err)
-		}
-	}
-	if subtle.ConstantTimeCompare(b[encodingSize12*p.k:], rho[:]) != 1 {
-		return errors.New("mlkem: the encapsulation key's rho is not the one given")
-	}
-	ek.h, x.Hash.Sum = h, h
-	return nil
-}
 // Encapsulate generates a shared key and appends its ciphertext to c
 // (FIPS 203, Algorithm 20).
 func (ek *EncapsulationKeyOf[E, PE]) Encapsulate(K *[SharedKeySize]byte, c []byte) []byte {

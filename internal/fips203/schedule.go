@@ -32,7 +32,7 @@ const (
 	laneIdle   laneKind = iota
 	laneMatrix          // SHAKE128 for SampleNTT, one matrix entry
 	laneNoise           // SHAKE256 for PRF_eta, one noise polynomial
-	laneHash            // a hash (its slot in index): SHA3-256 of ek, SHAKE256 of z || c (J), or the caller's
+	laneHash            // a hash (its slot in index): SHA3-256 of ek, SHAKE256 of z || c (J), or the caller's (Extra.Hash)
 	laneG               // SHA3-512 of a 64-byte input, one block (G)
 	laneStream          // SHAKE128 for a caller's Stream (key generation)
 )
@@ -104,31 +104,31 @@ type hashJob struct {
 	padded bool
 	done   bool
 	sum    [32]byte
-	// saved holds the lane while it sits a permutation out (a field, so
-	// that it is not zeroed at every step).
-	saved [25]uint64
+	// saved holds the lane's state while it waits for input (waiting),
+	// sitting permutations out (a field, so that it is not zeroed at every
+	// step).
+	waiting bool
+	saved   [25]uint64
 }
 
 // Hash is a SHA3-256 hash that key generation runs for its caller beside
-// its own work (see Extra), or, when parsing a key the caller produces,
-// H(ek) itself: In is the input known so far, which the caller extends in
-// Extra.Update; Final says that In is all of it. Sum is the hash once the
-// call returns.
+// its own work (see Extra): In is the input known so far, which the caller
+// extends in Extra.Update; Final says that In is all of it. Sum is the
+// hash once the call returns.
 type Hash struct {
 	In    []byte
 	Final bool
 	Sum   [32]byte
 }
 
-// Extra is work that key generation (KeyGenInternalWithExtra) or key
-// parsing (NewEncapsulationKeyWithExtra) runs for its caller in the Keccak
-// lanes its own work leaves idle.
+// Extra is work that key generation (KeyGenInternalWithExtra) runs for its
+// caller in the Keccak lanes its own work leaves idle.
 type Extra struct {
 	// Streams (at most three) take lanes from the first permutation on
 	// and keep them until their output is complete.
 	Streams []Stream
-	// Hash, if not nil, is the caller's hash (key generation) or H(ek)
-	// (parsing).
+	// Hash, if not nil, is the caller's hash, which takes a lane once key
+	// generation's own jobs have all started.
 	Hash *Hash
 	// EKBuf, if not nil, is where key generation encodes ek (it needs
 	// room for EncapsulationKeySize bytes): the rows of t̂ as they are
@@ -138,18 +138,22 @@ type Extra struct {
 	// number of permutations so far (stream i then holds its first
 	// min(steps*168, len(Out)) bytes) and the number of bytes of ek in
 	// EKBuf. It may extend Hash.In, and must set Hash.Final once the
-	// streams are complete (steps covers every stream) and, for key
-	// generation, ekLen is the whole key: a hash left waiting then is a
-	// programming error, and panics.
+	// streams are complete (steps covers every stream) and ekLen is the
+	// whole key: a hash left waiting then is a programming error, and
+	// panics.
 	Update func(steps, ekLen int)
 }
 
-// Stream is SHAKE128 output that key generation squeezes beside its own
-// work (see KeyGenInternalWithStreams): Out receives the first len(Out)
-// bytes of SHAKE128(Seed).
+// Stream is SHAKE128 output that key generation squeezes
+// beside its own work (see KeyGenInternalWithStreams and Extra): Out
+// receives the first len(Out) bytes of SHAKE128(Seed). If Blocks is not
+// zero, the stream is instead Blocks whole blocks of 168 bytes, each
+// written over Out[:168] in turn, for Extra.Update to take after every
+// permutation (so that a long stream needs no long buffer).
 type Stream struct {
-	Seed [34]byte
-	Out  []byte
+	Seed   [34]byte
+	Out    []byte
+	Blocks int
 }
 
 // maxStreams is the most streams key generation takes: it keeps one of the
@@ -308,18 +312,29 @@ func (s *lanesSchedule) step(a []nttElement, x *Extra) {
 			continue
 		}
 		in, final := s.hashInput(i, x)
-		switch rest := in[h.pos:]; {
-		case len(rest) >= keccak.Rate256:
+		rest := in[h.pos:]
+		if len(rest) < keccak.Rate256 && !final {
+			// The lane's state is set aside until the next block comes;
+			// meanwhile the lane is permuted for nothing.
+			if !h.waiting {
+				h.saved = s.st.Save(j)
+				h.waiting = true
+			}
+			sitOut[i] = true
+			continue
+		}
+		if h.waiting {
+			s.st.Restore(j, &h.saved)
+			h.waiting = false
+		}
+		if len(rest) >= keccak.Rate256 {
 			s.st.XOR(j, rest[:keccak.Rate256])
 			h.pos += keccak.Rate256
-		case final:
+		} else {
 			s.st.XOR(j, rest)
 			s.st.Pad(j, keccak.Rate256, len(rest), h.ds)
 			h.pos += len(rest)
 			h.padded = true
-		default:
-			h.saved = s.st.Save(j)
-			sitOut[i] = true
 		}
 	}
 	working := false
@@ -332,8 +347,16 @@ func (s *lanesSchedule) step(a []nttElement, x *Extra) {
 	}
 
 	s.st.Permute()
+	// Each lane's block goes to s.out, or a stream's that takes its blocks
+	// one at a time straight to its buffer.
 	out := &s.out
-	s.st.ReadAll(out)
+	dst := [4]*[keccak.Rate128]byte{&out[0], &out[1], &out[2], &out[3]}
+	for j, l := range s.lane {
+		if l.kind == laneStream && streams[l.index].Blocks > 0 {
+			dst[j] = (*[keccak.Rate128]byte)(streams[l.index].Out)
+		}
+	}
+	s.st.ReadAll(&dst)
 
 	for j := range s.lane {
 		switch job := s.lane[j]; job.kind {
@@ -359,17 +382,22 @@ func (s *lanesSchedule) step(a []nttElement, x *Extra) {
 			s.gDone = true
 			s.lane[j] = laneJob{}
 		case laneStream:
-			o := streams[job.index].Out
-			copy(o[s.blocks[j]*keccak.Rate128:], out[j][:])
+			st := &streams[job.index]
+			if st.Blocks > 0 { // the block is in st.Out already
+				s.blocks[j]++
+				if s.blocks[j] >= st.Blocks {
+					s.lane[j] = laneJob{}
+				}
+				break
+			}
+			copy(st.Out[s.blocks[j]*keccak.Rate128:], out[j][:])
 			s.blocks[j]++
-			if s.blocks[j]*keccak.Rate128 >= len(o) {
+			if s.blocks[j]*keccak.Rate128 >= len(st.Out) {
 				s.lane[j] = laneJob{}
 			}
 		case laneHash:
 			h := &s.hash[job.index]
-			if sitOut[job.index] {
-				s.st.Restore(j, &h.saved)
-			} else if h.padded {
+			if !sitOut[job.index] && h.padded {
 				copy(h.sum[:], out[j][:32])
 				h.done = true
 				h.lane = -1
@@ -438,18 +466,19 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, 
 			}
 			sNTT = true
 		}
-		h := &s.hash[0]
+		// (s.hash[0] written as such, not through a pointer, keeps ekBuf
+		// on the stack.)
 		for sNTT && row < k && s.noiseDone&(1<<(k+row)) != 0 && s.column(row) {
 			innerProduct(&ex.t[row], ex.a[row:], k, dx.s, dx.sCache, k, ntt(&s.f[k+row]))
-			h.in = byteEncode12(h.in, &ex.t[row])
+			s.hash[0].in = byteEncode12(s.hash[0].in, &ex.t[row])
 			row++
 			if row == k {
-				h.in = append(h.in, ex.rho[:]...)
-				h.final = true
+				s.hash[0].in = append(s.hash[0].in, ex.rho[:]...)
+				s.hash[0].final = true
 			}
 		}
 		if x.Update != nil {
-			x.Update(steps, len(h.in))
+			x.Update(steps, len(s.hash[0].in))
 		}
 	}
 	if x.Hash != nil {
@@ -461,27 +490,20 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, 
 // parseX4 expands the matrix of an encapsulation key whose t̂ and rho are
 // parsed, and returns H(b), the hash of its encoding b: the SHA3-256 chain
 // in one lane and matrix entries in the others (or the parameter set's own
-// sampler first, and the hash alone). With x, b is x.Hash.In, which the
-// caller produces in x.Update while x.Streams run in the first lanes (the
-// matrix then runs beside them, and the hash absorbs each block of b as
-// soon as it is known). Only for keccak.Accelerated().
-func parseX4(p *Params, ex *encryptionKey, b []byte, x *Extra) [32]byte {
+// sampler first, and the hash alone). Only for keccak.Accelerated().
+func parseX4(p *Params, ex *encryptionKey, b []byte) [32]byte {
 	k := p.k
 	var s lanesSchedule
 	s.init(k, ex.rho)
-	s.addStreams(len(x.Streams))
 	if p.fipsMatrix {
 		s.addMatrices()
 	} else {
 		expandMatrix(p, ex)
 	}
 	s.hash[0].on, s.hash[0].in, s.hash[0].final = true, b, true
-	s.hash[0].caller = x.Hash != nil
-	for steps := 1; s.busy(); steps++ {
-		s.step(ex.a, x)
-		if x.Update != nil {
-			x.Update(steps, 0)
-		}
+	var x Extra
+	for s.busy() {
+		s.step(ex.a, &x)
 	}
 	return s.hash[0].sum
 }
@@ -500,8 +522,7 @@ func decapsulateX4(p *Params, f *encryptionNoise, gIn *[64]byte, z *[32]byte, c 
 	var jIn [32 + maxCiphertextSize]byte
 	copy(jIn[:], z[:])
 	copy(jIn[32:], c)
-	h := &s.hash[0]
-	h.on, h.ds, h.in, h.final = true, 0x1f, jIn[:32+len(c)], true
+	s.hash[0].on, s.hash[0].ds, s.hash[0].in, s.hash[0].final = true, 0x1f, jIn[:32+len(c)], true
 	s.addG(gIn)
 	queued := false
 	var x Extra
@@ -518,5 +539,5 @@ func decapsulateX4(p *Params, f *encryptionNoise, gIn *[64]byte, z *[32]byte, c 
 	for N := range 2*k + 1 {
 		*f.poly(k, N) = s.f[N]
 	}
-	return s.gOut, h.sum
+	return s.gOut, s.hash[0].sum
 }

@@ -89,8 +89,20 @@ func randStreams(r *rand.Rand, n, trial int) []Stream {
 			streams[i].Seed[j] = byte(r.Uint32())
 		}
 		streams[i].Out = make([]byte, lengths[(trial+i)%len(lengths)])
+		if (trial+i)%3 == 2 { // a ring stream, one block at a time
+			streams[i].Blocks = len(streams[i].Out)/168 + 1
+			streams[i].Out = make([]byte, 168)
+		}
 	}
 	return streams
+}
+
+// streamBlocks is the number of permutations stream s runs for.
+func streamBlocks(s Stream) int {
+	if s.Blocks > 0 {
+		return s.Blocks
+	}
+	return (len(s.Out) + 167) / 168
 }
 
 // checkStreams fails unless every stream holds SHAKE128 of its seed up to
@@ -98,6 +110,12 @@ func randStreams(r *rand.Rand, n, trial int) []Stream {
 func checkStreams(t *testing.T, streams []Stream, steps int) {
 	t.Helper()
 	for i, s := range streams {
+		if s.Blocks > 0 {
+			if steps <= s.Blocks && !bytes.Equal(s.Out, refStream(s.Seed[:], 168*steps)[168*(steps-1):]) {
+				t.Fatalf("after %d permutations, stream %d (one block at a time) holds the wrong block", steps, i)
+			}
+			continue
+		}
 		m := min(steps*168, len(s.Out))
 		if !bytes.Equal(s.Out[:m], refStream(s.Seed[:], len(s.Out))[:m]) {
 			t.Fatalf("after %d permutations, stream %d (%d bytes) differs from SHAKE128 in its first %d bytes", steps, i, len(s.Out), m)
@@ -127,7 +145,7 @@ func TestKeyGenWithExtra(t *testing.T) {
 					streams := randStreams(r, n, trial)
 					need := 0
 					for _, s := range streams {
-						need = max(need, (len(s.Out)+167)/168)
+						need = max(need, streamBlocks(s))
 					}
 					var h Hash
 					ekBuf := make([]byte, 0, p.EncapsulationKeySize())
@@ -151,7 +169,7 @@ func TestKeyGenWithExtra(t *testing.T) {
 						if ekLen == len(ekWant) && steps >= need {
 							h.In = append(h.In[:0], ekWant...)
 							for _, s := range streams {
-								h.In = append(h.In, s.Out...)
+								h.In = append(h.In, s.Out...) // the last block of a ring stream
 							}
 							h.Final = true
 						}
@@ -173,100 +191,6 @@ func TestKeyGenWithExtra(t *testing.T) {
 					checkStreams(t, streams, need)
 				}
 			}
-		}
-	})
-}
-
-// TestNewEncapsulationKeyWithExtra checks NewEncapsulationKeyWithExtra on
-// both paths against NewEncapsulationKey, with the key revealed a few
-// bytes per permutation while streams run (as the Tempo responder unmasks
-// it), and its errors: a wrong length, a non-canonical coefficient, a rho
-// other than the one given, and a hash that never completes (a panic).
-func TestNewEncapsulationKeyWithExtra(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	bothPaths(t, func(t *testing.T) {
-		for _, p := range []*Params{MLKEM512, MLKEM768, MLKEM1024} {
-			for n := 0; n <= maxStreams; n++ {
-				for trial := range 3 {
-					var d, z [32]byte
-					for i := range d {
-						d[i], z[i] = byte(r.Uint32()), byte(r.Uint32())
-					}
-					var dk DecapsulationKey
-					KeyGenInternal(&dk, p, &d, &z)
-					ekb := dk.EncapsulationKey().Bytes(nil)
-					var rho [32]byte
-					copy(rho[:], ekb[len(ekb)-32:])
-					streams := randStreams(r, n, trial)
-					need := 0
-					for _, s := range streams {
-						need = max(need, (len(s.Out)+167)/168)
-					}
-					var h Hash
-					x := &Extra{Streams: streams, Hash: &h}
-					x.Update = func(steps, _ int) {
-						checkStreams(t, streams, steps)
-						h.In = ekb[:min(len(ekb), 21*steps)]
-						h.Final = len(h.In) == len(ekb) || steps >= need
-						if h.Final {
-							h.In = ekb
-						}
-					}
-					var got, want EncapsulationKey
-					if err := NewEncapsulationKeyWithExtra(&got, p, &rho, x); err != nil {
-						t.Fatal(err)
-					}
-					if err := NewEncapsulationKey(&want, p, ekb); err != nil {
-						t.Fatal(err)
-					}
-					if h.Sum != want.h || got.h != want.h || !bytes.Equal(got.Bytes(nil), ekb) {
-						t.Fatalf("%s, %d streams: the key or its hash differs from NewEncapsulationKey's", p.name, n)
-					}
-					var m [32]byte
-					m[0] = byte(trial)
-					var k1, k2 [32]byte
-					if !bytes.Equal(got.EncapsulateInternal(&k1, nil, &m), want.EncapsulateInternal(&k2, nil, &m)) || k1 != k2 {
-						t.Fatalf("%s: encapsulation differs (the matrix?)", p.name)
-					}
-					checkStreams(t, streams, 37)
-				}
-			}
-			// Errors.
-			var dk DecapsulationKey
-			GenerateKey(&dk, p)
-			ekb := dk.EncapsulationKey().Bytes(nil)
-			var rho [32]byte
-			copy(rho[:], ekb[len(ekb)-32:])
-			bad := func(b []byte, rho *[32]byte) error {
-				h := &Hash{In: b, Final: true}
-				var ek EncapsulationKey
-				return NewEncapsulationKeyWithExtra(&ek, p, rho, &Extra{Hash: h})
-			}
-			if err := bad(ekb, &rho); err != nil {
-				t.Fatalf("%s: %v", p.name, err)
-			}
-			if err := bad(ekb[:len(ekb)-1], &rho); err == nil {
-				t.Errorf("%s: a short key was accepted", p.name)
-			}
-			nc := append([]byte(nil), ekb...)
-			nc[0], nc[1] = 0xff, nc[1]|0x0f // coefficient 0 = 4095
-			if err := bad(nc, &rho); err == nil {
-				t.Errorf("%s: a non-canonical key was accepted", p.name)
-			}
-			rho2 := rho
-			rho2[5] ^= 1
-			if err := bad(ekb, &rho2); err == nil {
-				t.Errorf("%s: a key with another rho was accepted", p.name)
-			}
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s: a hash that never completes did not panic", p.name)
-					}
-				}()
-				var ek EncapsulationKey
-				NewEncapsulationKeyWithExtra(&ek, p, &rho, &Extra{Hash: &Hash{In: ekb[:100]}})
-			}()
 		}
 	})
 }
