@@ -221,9 +221,8 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 	if s.backend.newKeyMask != nil {
 		// The mask and the nonce mask in key generation's Keccak lanes.
 		var nm [32]byte
-		dk, nm, err = s.backend.newKeyMask(seed[:], pw, sid, &ms.s, msg1[32:32+tLen])
+		dk, ek, nm, err = s.backend.newKeyMask(seed[:], pw, sid, &ms.s, msg1[32:32+tLen])
 		if err == nil {
-			ek = dk.encapsulationKey()
 			copy(msg1[32+tLen:], ek[tLen:]) // rho, in the clear
 			subtle.XORBytes(msg1[:32], nonce[:], nm[:])
 		}
@@ -592,8 +591,9 @@ type backend struct {
 	// newKeyMask, if not nil, is newKey fused with the mask and the nonce
 	// mask (Tempo with a fixed-length sampler at ML-KEM-512, see
 	// tempoBackend): it writes T' (the key's T masked with the mask for
-	// maskSeed) to tPrime and returns the key and H(pw || sid || T').
-	newKeyMask func(seed, pw, sid []byte, maskSeed *[32]byte, tPrime []byte) (initKey, [32]byte, error)
+	// maskSeed) to tPrime and returns the key, its encoding ek and
+	// H(pw || sid || T').
+	newKeyMask func(seed, pw, sid []byte, maskSeed *[32]byte, tPrime []byte) (initKey, []byte, [32]byte, error)
 	// encapsulate encapsulates to the encoded key ek, with m as FIPS 203's
 	// randomness, or fresh randomness if m is nil; pre, if not nil, has
 	// the key's matrix (NoIC only).

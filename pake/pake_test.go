@@ -273,7 +273,7 @@ func TestTempoKeyMask(t *testing.T) {
 				seed, maskSeed := randBytes(64), [32]byte(randBytes(32))
 				pw, sid := randBytes(32), randBytes(32)
 				tPrime := make([]byte, tLen)
-				k, nm, err := s.backend.newKeyMask(seed, pw, sid, &maskSeed, tPrime)
+				k, ek, nm, err := s.backend.newKeyMask(seed, pw, sid, &maskSeed, tPrime)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -289,11 +289,14 @@ func TestTempoKeyMask(t *testing.T) {
 				if !bytes.Equal(k.expandedBytes(), ref.expandedBytes()) || !bytes.Equal(tPrime, msg1[32:32+tLen]) {
 					t.Fatalf("%v: key or T' differs from newKey and maskT", s)
 				}
+				if !bytes.Equal(ek, ref.encapsulationKey()) || !bytes.Equal(ek, k.encapsulationKey()) {
+					t.Fatalf("%v: the returned encapsulation key is not the key's", s)
+				}
 				if nm != s.nonceMask(pw, sid, msg1) {
 					t.Fatalf("%v: the nonce mask differs from nonceMask", s)
 				}
 			}
-			if _, _, err := s.backend.newKeyMask(make([]byte, 63), make([]byte, 32), make([]byte, 32), new([32]byte), make([]byte, tLen)); err == nil {
+			if _, _, _, err := s.backend.newKeyMask(make([]byte, 63), make([]byte, 32), make([]byte, 32), new([32]byte), make([]byte, tLen)); err == nil {
 				t.Errorf("%v: a 63-byte seed was accepted", s)
 			}
 		}

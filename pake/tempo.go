@@ -10,9 +10,8 @@ import (
 // Tempo's KEM is stock FIPS 203 ML-KEM: internal/fips203, the
 // implementation package mlkem wraps, with the standard parameter sets, as
 // NoIC-A0 runs it. (Through it rather than package mlkem's wrappers so that
-// the mask's SHAKE128 streams can run in the Keccak lanes that key
-// generation and key parsing leave idle, see fips203.Extra, and so that
-// the responder's parsed key stays on its stack.)
+// the initiator's mask streams and nonce mask can run in the Keccak lanes
+// that key generation leaves idle, see fips203.Extra.)
 
 // tempoKey is the initiator's ephemeral ML-KEM key.
 type tempoKey struct{ fipsKey }
@@ -42,9 +41,9 @@ func tempoBackend(level int, smp Sampler) backend {
 		return b
 	}
 	tLen := 384 * k
-	b.newKeyMask = func(seed, pw, sid []byte, maskSeed *[32]byte, tPrime []byte) (initKey, [32]byte, error) {
+	b.newKeyMask = func(seed, pw, sid []byte, maskSeed *[32]byte, tPrime []byte) (initKey, []byte, [32]byte, error) {
 		if len(seed) != fips203.SeedSize {
-			return nil, [32]byte{}, fmt.Errorf("mlkem: invalid %s seed length %d, want %d", p.Name(), len(seed), fips203.SeedSize)
+			return nil, nil, [32]byte{}, fmt.Errorf("mlkem: invalid %s seed length %d, want %d", p.Name(), len(seed), fips203.SeedSize)
 		}
 		// Key generation encodes T into ekBuf row by row while the mask
 		// streams run; Update masks what both have reached into nmIn,
@@ -66,11 +65,12 @@ func tempoBackend(level int, smp Sampler) backend {
 		dk := new(tempoKey)
 		fips203.KeyGenInternalWithExtra(&dk.dk, p, (*[32]byte)(seed[:32]), (*[32]byte)(seed[32:]), &x)
 		copy(tPrime, nmIn[64:64+tLen])
+		ek := append([]byte(nil), ekBuf[:tLen+32]...) // T || rho, as key generation encoded it
 		ms.clear()
 		clear(streams[:])
 		clear(nmIn[:])
 		clear(ekBuf[:])
-		return dk, h.Sum, nil
+		return dk, ek, h.Sum, nil
 	}
 	return b
 }
@@ -78,9 +78,9 @@ func tempoBackend(level int, smp Sampler) backend {
 // maskStreams computes the mask vector from its SHAKE128 streams as they
 // are squeezed in the lanes key generation leaves (see fips203.Extra), and
 // masks T as far as the mask and T are known, so that the nonce mask can
-// take it block by block. How
-// far it gets after each permutation depends on the permutation count
-// and the sampler only, which are public.
+// take it block by block. How far it gets after each permutation depends
+// on the permutation count, the sampler and when key generation finishes
+// a row (a function of the public rho) only.
 type maskStreams struct {
 	smp Sampler
 	k   int

@@ -134,9 +134,9 @@ func KeyGenInternalWithStreams[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *Dec
 // Extra: a hash whose input the caller builds, in x.Update, from the
 // streams and from ek as key generation encodes it into x.EKBuf (the Tempo
 // PAKE's nonce mask, over ek plus the mask), and which runs in lanes key
-// generation leaves once its own work is queued. Without the four-way
-// Keccak, x.Update is called once, after key generation and the streams,
-// and the hash is computed then.
+// generation leaves once its own work has all started. Without the
+// four-way Keccak, key generation runs first, then the streams block by
+// block with x.Update after each block, then the hash.
 func KeyGenInternalWithExtra[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte, x *Extra) {
 	if len(x.Streams) > maxStreams {
 		panic("fips203: more than three streams")

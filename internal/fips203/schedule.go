@@ -90,12 +90,12 @@ type lanesSchedule struct {
 
 // hashJob is a SHA3-256 (or SHAKE256, 32 bytes out) chain in one lane,
 // over input that may grow while it runs: in is the part of the input
-// known so far (or, for a caller's hash, Extra.Hash.In), final says that it
-// is all of it; pos bytes are absorbed. ds is the domain byte, 0x06 for
-// SHA3-256 and 0x1f for SHAKE256; both have rate 136.
+// known so far (for the caller's hash, slot 1, Extra.Hash.In instead),
+// final says that it is all of it; pos bytes are absorbed. ds is the
+// domain byte, 0x06 for SHA3-256 and 0x1f for SHAKE256; both have rate
+// 136.
 type hashJob struct {
 	on     bool
-	caller bool // the input is the caller's Extra.Hash
 	ds     byte
 	in     []byte
 	final  bool
@@ -242,7 +242,7 @@ func (s *lanesSchedule) column(i int) bool {
 // hashInput returns the input of hash slot i known so far, and whether it
 // is all of it.
 func (s *lanesSchedule) hashInput(i int, x *Extra) ([]byte, bool) {
-	if s.hash[i].caller {
+	if i == 1 { // the caller's
 		return x.Hash.In, x.Hash.Final
 	}
 	return s.hash[i].in, s.hash[i].final
@@ -451,7 +451,7 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte, 
 	if x.EKBuf != nil {
 		s.hash[0].in = x.EKBuf[:0]
 	}
-	s.hash[1].on, s.hash[1].caller = x.Hash != nil, true
+	s.hash[1].on = x.Hash != nil
 	sNTT := false
 	row := 0
 	for steps := 1; s.busy(); steps++ {
