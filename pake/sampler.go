@@ -167,26 +167,34 @@ const fixedBlocks = (a1Bytes + keccak.Rate128 - 1) / keccak.Rate128
 // c1PerBlock is the number of C1's 24-byte chunks in one SHAKE128 block.
 const c1PerBlock = keccak.Rate128 / 24 // 7, with no remainder
 
+// c1BlockTo sets the coefficients of *out[l] that block j of its XOF
+// stream holds (7j to 7j+6, 7j to 7j+3 in the last block) to C1 on that
+// block, the 168 bytes at b[l*stride:], for every l < len(out) <= 4 (b
+// holds c1BlockBuf bytes from the last lane's block on).
+func c1BlockTo(out []*[256]uint16, j int, b []byte, stride int) {
+	var res [4][8]uint16
+	c1Blocks(&res, b, stride, len(out))
+	m := min(c1PerBlock, n-c1PerBlock*j)
+	for l, o := range out {
+		copy(o[c1PerBlock*j:][:m], res[l][:m])
+	}
+	clear(res[:])
+}
+
 // squeezeX4 sets *out[l] (len(out) <= 4) to the output of the fixed-length
 // sampler s on lane l of x, which has absorbed the seeds.
 func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 	if s == C1 {
 		var buf [4 * c1BlockBuf]byte // lane l at l*c1BlockBuf
-		var res [4][8]uint16
 		var bs [4][]byte
 		for l := range bs {
 			bs[l] = buf[l*c1BlockBuf:][:keccak.Rate128]
 		}
-		for j := 0; j < n; j += c1PerBlock {
+		for j := range blocks128(c1Bytes) {
 			x.SqueezeBlocks(&bs)
-			c1Blocks(&res, buf[:], c1BlockBuf, len(out))
-			m := min(c1PerBlock, n-j) // 4 in the last block
-			for l, o := range out {
-				copy(o[j:j+m], res[l][:m])
-			}
+			c1BlockTo(out, j, buf[:], c1BlockBuf)
 		}
 		clear(buf[:])
-		clear(res[:])
 		return
 	}
 	var buf [4][fixedBlocks * keccak.Rate128]byte

@@ -137,13 +137,11 @@ func (m *maskStreams) advance(steps int) {
 	if j != steps-1 {
 		panic("pake: a block of the mask streams was skipped")
 	}
-	var res [4][8]uint16
-	c1Blocks(&res, m.out[:], maskStreamBuf, m.k)
-	c := min(c1PerBlock, n-c1PerBlock*j) // 4 in the last block
-	for i := range m.k {
-		copy(m.mask[i][c1PerBlock*j:][:c], res[i][:c])
+	var out [maxMaskStreams]*[256]uint16
+	for i := range out {
+		out[i] = &m.mask[i]
 	}
-	clear(res[:])
+	c1BlockTo(out[:m.k], j, m.out[:], maskStreamBuf)
 	m.blocks++
 	m.coeffs = min(c1PerBlock*m.blocks, n)
 }
