@@ -10,15 +10,15 @@ import (
 	"io"
 	"time"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
 )
 
-func init() {
-	register(&command{
-		name:    "demo",
-		summary: "run a key exchange with every scheme and check that both sides agree",
-		args:    "[-alg NAME]",
-		doc: `
+var cmdDemo = &cli.Command{
+	Name:    "demo",
+	Summary: "run a key exchange with every scheme and check that both sides agree",
+	Args:    "[-alg NAME]",
+	Doc: `
 Demo runs a key exchange between Alice and Bob, in memory, with every
 scheme pqkem has (or the one -alg names): Alice generates a key pair and
 sends her encapsulation key; Bob parses it, encapsulates a fresh shared
@@ -29,34 +29,41 @@ each step took, and a fingerprint of the shared key each side ends up with
 printed), and whether they match.
 
 The exit status is 1 if any exchange fails or the two sides disagree.`,
-		example: `
+	Example: `
 pqkem demo
 pqkem demo -alg ML-KEM-768`,
-		setup: func(fs *flag.FlagSet) func(*output, []string) error {
-			alg := fs.String("alg", "", "run only the scheme `NAME` (see 'pqkem list'); default: every scheme")
-			return func(out *output, args []string) error {
-				if err := noArgs(args); err != nil {
-					return err
-				}
-				schemes := allSchemes()
-				if *alg != "" {
-					s, err := schemeFlag(*alg)
-					if err != nil {
-						return err
-					}
-					schemes = []kem.Scheme{s}
-				}
-				return demo(out.stdout, schemes)
-			}
-		},
-	})
+	New: func() cli.Runner { return new(demoCmd) },
+}
+
+// demoCmd is one run of pqkem demo.
+type demoCmd struct {
+	alg string
+}
+
+func (c *demoCmd) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.alg, "alg", "", "run only the scheme `NAME` (see 'pqkem list'); default: every scheme")
+}
+
+func (c *demoCmd) Run(out *cli.Output, args []string) error {
+	if err := cli.NoArgs(args); err != nil {
+		return err
+	}
+	schemes := allSchemes()
+	if c.alg != "" {
+		s, err := schemeFlag(c.alg)
+		if err != nil {
+			return err
+		}
+		schemes = []kem.Scheme{s}
+	}
+	return demo(out.Stdout, schemes)
 }
 
 func demo(w io.Writer, schemes []kem.Scheme) error {
 	fmt.Fprintf(w, "Key exchange between Alice and Bob with %d scheme(s). Fingerprints are the first\n", len(schemes))
 	fmt.Fprintf(w, "8 bytes of SHA-256 of the shared key; the shared key itself is never printed.\n")
 	fmt.Fprintf(w, "Times are of a single run (the first scheme's include start-up costs);\n")
-	fmt.Fprintf(w, "for measurements, run pqkem bench (or go test -bench . ./mlkem).\n")
+	fmt.Fprintf(w, "for measurements, run pqkem-bench kem (cmd/pqkem-bench) or go test -bench.\n")
 	var failed []string
 	for _, s := range schemes {
 		fmt.Fprintln(w)

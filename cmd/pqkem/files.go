@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 )
@@ -33,7 +34,7 @@ func readInput(name string) ([]byte, error) {
 	if name == "-" {
 		data, err := io.ReadAll(stdin)
 		if err != nil {
-			return nil, fmt.Errorf("standard input: %v", err)
+			return nil, fmt.Errorf("standard input: %w", err)
 		}
 		return data, nil
 	}
@@ -55,7 +56,7 @@ func readInput(name string) ([]byte, error) {
 func pathError(name string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", name, pe.Err)
+		return fmt.Errorf("%s: %w", name, pe.Err)
 	}
 	return err
 }
@@ -78,7 +79,7 @@ func checkOutputs(force bool, files ...outFile) error {
 		}
 		for _, g := range files[:i] {
 			if f.name != "-" && filepath.Clean(g.name) == filepath.Clean(f.name) {
-				return usagef("two outputs go to the same file %s", f.name)
+				return cli.Usagef("two outputs go to the same file %s", f.name)
 			}
 		}
 		if f.name == "-" {
@@ -93,7 +94,7 @@ func checkOutputs(force bool, files ...outFile) error {
 		}
 	}
 	if stdout > 1 {
-		return usagef("only one output can go to standard output (-)")
+		return cli.Usagef("only one output can go to standard output (-)")
 	}
 	return nil
 }
@@ -104,7 +105,7 @@ func checkOutputs(force bool, files ...outFile) error {
 // Either all files are written or, on error, no new file is left behind
 // (one that -force already replaced keeps its new contents). Outputs
 // named "-" go to standard output, after the files.
-func writeOutputs(out *output, force bool, files ...outFile) error {
+func writeOutputs(out *cli.Output, force bool, files ...outFile) error {
 	if err := checkOutputs(force, files...); err != nil {
 		return err
 	}
@@ -151,8 +152,8 @@ func writeOutputs(out *output, force bool, files ...outFile) error {
 	}
 	for _, f := range files {
 		if f.name == "-" {
-			if _, err := out.stdout.Write(f.data); err != nil {
-				return fmt.Errorf("standard output: %v", err)
+			if _, err := out.Stdout.Write(f.data); err != nil {
+				return fmt.Errorf("standard output: %w", err)
 			}
 		}
 	}
@@ -181,7 +182,7 @@ func writeTemp(f outFile) (string, error) {
 	}
 	if err != nil {
 		os.Remove(name)
-		return "", fmt.Errorf("%s: %v", f.name, unwrapPath(err))
+		return "", fmt.Errorf("%s: %w", f.name, unwrapPath(err))
 	}
 	return name, nil
 }
@@ -216,7 +217,7 @@ func unwrapPath(err error) error {
 func commit(tmp, name string, force bool) error {
 	if force {
 		if err := os.Rename(tmp, name); err != nil {
-			return fmt.Errorf("%s: %v", name, unwrapPath(err))
+			return fmt.Errorf("%s: %w", name, unwrapPath(err))
 		}
 		return nil
 	}
@@ -233,7 +234,7 @@ func commit(tmp, name string, force bool) error {
 		return fmt.Errorf("%s already exists; use -force to overwrite it", name)
 	}
 	if err := os.Rename(tmp, name); err != nil {
-		return fmt.Errorf("%s: %v", name, unwrapPath(err))
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
 	}
 	return nil
 }
@@ -270,7 +271,7 @@ func (k *keyFlags) options() (*keyfile.Options, error) {
 	opts := new(keyfile.Options)
 	f, err := keyfile.ParseFormat(*k.inform)
 	if err != nil {
-		return nil, usagef("-inform: unknown format %q, want auto, pem, der or raw", *k.inform)
+		return nil, cli.Usagef("-inform: unknown format %q, want auto, pem, der or raw", *k.inform)
 	}
 	opts.Format = f
 	if *k.alg != "" {
@@ -278,7 +279,7 @@ func (k *keyFlags) options() (*keyfile.Options, error) {
 			return nil, err
 		}
 	} else if f == keyfile.Raw {
-		return nil, usagef("-inform raw needs -alg: a raw key does not name its scheme")
+		return nil, cli.Usagef("-inform raw needs -alg: a raw key does not name its scheme")
 	}
 	if k.lenient != nil {
 		opts.Lenient = *k.lenient
@@ -310,7 +311,7 @@ func readKey[K any](k *keyFlags, name string, decode func([]byte, *keyfile.Optio
 	}
 	key, err := decode(data, opts)
 	if err != nil {
-		return zero, fmt.Errorf("%s: %v", displayName(name), err)
+		return zero, fmt.Errorf("%s: %w", displayName(name), err)
 	}
 	return key, nil
 }
@@ -326,10 +327,10 @@ func displayName(name string) string {
 func outputFormat(value string, s kem.Scheme) (keyfile.Format, error) {
 	f, err := keyfile.ParseFormat(value)
 	if err != nil || f == keyfile.Auto {
-		return 0, usagef("-format: unknown format %q, want pem, der or raw", value)
+		return 0, cli.Usagef("-format: unknown format %q, want pem, der or raw", value)
 	}
 	if _, ok := keyfile.OID(s); f == keyfile.DER && !ok {
-		return 0, usagef("-format der: %s has no object identifier, so no DER form; use -format pem (pqkem's PEM format) or raw", s.Name())
+		return 0, cli.Usagef("-format der: %s has no object identifier, so no DER form; use -format pem (pqkem's PEM format) or raw", s.Name())
 	}
 	return f, nil
 }
@@ -337,7 +338,7 @@ func outputFormat(value string, s kem.Scheme) (keyfile.Format, error) {
 // required checks that a flag that must be given was.
 func required(name, value string) error {
 	if value == "" {
-		return usagef("-%s is required", name)
+		return cli.Usagef("-%s is required", name)
 	}
 	return nil
 }

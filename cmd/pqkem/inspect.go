@@ -6,16 +6,16 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 )
 
-func init() {
-	register(&command{
-		name:    "inspect",
-		summary: "describe a key file without showing secrets",
-		args:    "[-inform FORMAT] [-alg NAME] [-lenient] FILE",
-		doc: `
+var cmdInspect = &cli.Command{
+	Name:    "inspect",
+	Summary: "describe a key file without showing secrets",
+	Args:    "[-inform FORMAT] [-alg NAME] [-lenient] FILE",
+	Doc: `
 Inspect reads a private or public key file (or an X.509 certificate, for
 its subject key; - reads standard input), checks it as 'pqkem pub' and
 'pqkem encap' would, and describes it: whether it is a private or a
@@ -29,32 +29,39 @@ them.
 
 A raw file (-inform raw, with -alg) is taken for a public key if it has
 the size of the scheme's public keys, and for a private key otherwise.`,
-		example: `
+	Example: `
 pqkem inspect key.pem
 pqkem inspect -inform raw -alg ML-KEM-768 pub.bin`,
-		setup: func(fs *flag.FlagSet) func(*output, []string) error {
-			kf := addKeyFlags(fs, true)
-			return func(out *output, args []string) error {
-				if len(args) != 1 {
-					return usagef("inspect takes one file name (or -), not %d arguments", len(args))
-				}
-				opts, err := kf.options()
-				if err != nil {
-					return err
-				}
-				name := args[0]
-				data, err := readInput(name)
-				if err != nil {
-					return err
-				}
-				priv, pub, err := keyfile.Decode(data, opts)
-				if err != nil {
-					return fmt.Errorf("%s: %v", displayName(name), err)
-				}
-				return inspect(out.stdout, displayName(name), len(data), priv, pub)
-			}
-		},
-	})
+	New: func() cli.Runner { return new(inspectCmd) },
+}
+
+// inspectCmd is one run of pqkem inspect.
+type inspectCmd struct {
+	kf *keyFlags
+}
+
+func (c *inspectCmd) Flags(fs *flag.FlagSet) {
+	c.kf = addKeyFlags(fs, true)
+}
+
+func (c *inspectCmd) Run(out *cli.Output, args []string) error {
+	if len(args) != 1 {
+		return cli.Usagef("inspect takes one file name (or -), not %d arguments", len(args))
+	}
+	opts, err := c.kf.options()
+	if err != nil {
+		return err
+	}
+	name := args[0]
+	data, err := readInput(name)
+	if err != nil {
+		return err
+	}
+	priv, pub, err := keyfile.Decode(data, opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", displayName(name), err)
+	}
+	return inspect(out.Stdout, displayName(name), len(data), priv, pub)
 }
 
 // inspect describes a key; exactly one of priv and pub is not nil.

@@ -3,15 +3,15 @@ package main
 import (
 	"flag"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/keyfile"
 )
 
-func init() {
-	register(&command{
-		name:    "keygen",
-		summary: "generate a private key and write it to a file",
-		args:    "-alg NAME -out FILE [-format pem|der|raw] [-force]",
-		doc: `
+var cmdKeygen = &cli.Command{
+	Name:    "keygen",
+	Summary: "generate a private key and write it to a file",
+	Args:    "-alg NAME -out FILE [-format pem|der|raw] [-force]",
+	Doc: `
 Keygen generates a new private key of the scheme -alg names and writes it
 to -out, with mode 0600. The file is written atomically (a temporary file
 in the same directory, synced, then renamed), and an existing file is
@@ -26,46 +26,54 @@ seed d || z, 86 bytes of DER), which OpenSSL 3.5 reads; for X-Wing, its
 form. Raw is the scheme's own encoding with no container.
 
 Use 'pqkem pub' to get the public key, 'pqkem inspect' to look at it.`,
-		example: `
+	Example: `
 pqkem keygen -alg ML-KEM-768 -out key.pem
 pqkem keygen -alg X25519MLKEM768 -out tls-key.pem
 pqkem keygen -alg ML-KEM-1024 -format der -out key.der -force`,
-		setup: func(fs *flag.FlagSet) func(*output, []string) error {
-			alg := fs.String("alg", "", "the scheme `NAME` (see 'pqkem list'); required")
-			outName := fs.String("out", "", "write the private key to `FILE` (mode 0600), or to standard output for -; required")
-			format := fs.String("format", "pem", "output `format`: pem, der or raw")
-			force := fs.Bool("force", false, "overwrite -out if it exists")
-			return func(out *output, args []string) error {
-				if err := noArgs(args); err != nil {
-					return err
-				}
-				if err := required("alg", *alg); err != nil {
-					return err
-				}
-				if err := required("out", *outName); err != nil {
-					return err
-				}
-				s, err := schemeFlag(*alg)
-				if err != nil {
-					return err
-				}
-				f, err := outputFormat(*format, s)
-				if err != nil {
-					return err
-				}
-				if err := checkOutputs(*force, outFile{name: *outName}); err != nil {
-					return err
-				}
-				dk, err := s.GenerateKey()
-				if err != nil {
-					return err
-				}
-				data, err := keyfile.EncodePrivateKey(dk, f)
-				if err != nil {
-					return err
-				}
-				return writeOutputs(out, *force, outFile{*outName, data, modeSecret})
-			}
-		},
-	})
+	New: func() cli.Runner { return new(keygenCmd) },
+}
+
+// keygenCmd is one run of pqkem keygen.
+type keygenCmd struct {
+	alg, outName, format string
+	force                bool
+}
+
+func (c *keygenCmd) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.alg, "alg", "", "the scheme `NAME` (see 'pqkem list'); required")
+	fs.StringVar(&c.outName, "out", "", "write the private key to `FILE` (mode 0600), or to standard output for -; required")
+	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
+	fs.BoolVar(&c.force, "force", false, "overwrite -out if it exists")
+}
+
+func (c *keygenCmd) Run(out *cli.Output, args []string) error {
+	if err := cli.NoArgs(args); err != nil {
+		return err
+	}
+	if err := required("alg", c.alg); err != nil {
+		return err
+	}
+	if err := required("out", c.outName); err != nil {
+		return err
+	}
+	s, err := schemeFlag(c.alg)
+	if err != nil {
+		return err
+	}
+	f, err := outputFormat(c.format, s)
+	if err != nil {
+		return err
+	}
+	if err := checkOutputs(c.force, outFile{name: c.outName}); err != nil {
+		return err
+	}
+	dk, err := s.GenerateKey()
+	if err != nil {
+		return err
+	}
+	data, err := keyfile.EncodePrivateKey(dk, f)
+	if err != nil {
+		return err
+	}
+	return writeOutputs(out, c.force, outFile{c.outName, data, modeSecret})
 }

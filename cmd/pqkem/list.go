@@ -7,15 +7,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
 )
 
-func init() {
-	register(&command{
-		name:    "list",
-		summary: "list every scheme with its sizes and status",
-		args:    "[-names]",
-		doc: `
+var cmdList = &cli.Command{
+	Name:    "list",
+	Summary: "list every scheme with its sizes and status",
+	Args:    "[-names]",
+	Doc: `
 List prints every scheme pqkem has, with its sizes in bytes: the
 encapsulation key, the decapsulation key (as stored: for ML-KEM, the
 64-byte seed d || z), the ciphertext, the shared key, the seed that
@@ -23,25 +23,32 @@ derives a key pair, and the randomness one encapsulation uses. Then it
 names the schemes that are planned but not available yet.
 
 Every name it prints is a name -alg takes (in any case).`,
-		example: `
+	Example: `
 pqkem list
 for alg in $(pqkem list -names); do pqkem demo -alg "$alg"; done`,
-		setup: func(fs *flag.FlagSet) func(*output, []string) error {
-			names := fs.Bool("names", false, "print only the names of the available schemes, one a line")
-			return func(out *output, args []string) error {
-				if err := noArgs(args); err != nil {
-					return err
-				}
-				if *names {
-					for _, s := range allSchemes() {
-						fmt.Fprintln(out.stdout, s.Name())
-					}
-					return nil
-				}
-				return list(out.stdout, allSchemes())
-			}
-		},
-	})
+	New: func() cli.Runner { return new(listCmd) },
+}
+
+// listCmd is one run of pqkem list.
+type listCmd struct {
+	names bool
+}
+
+func (c *listCmd) Flags(fs *flag.FlagSet) {
+	fs.BoolVar(&c.names, "names", false, "print only the names of the available schemes, one a line")
+}
+
+func (c *listCmd) Run(out *cli.Output, args []string) error {
+	if err := cli.NoArgs(args); err != nil {
+		return err
+	}
+	if c.names {
+		for _, s := range allSchemes() {
+			fmt.Fprintln(out.Stdout, s.Name())
+		}
+		return nil
+	}
+	return list(out.Stdout, allSchemes())
 }
 
 // planned are the schemes that are to come, by family. list names those

@@ -2,11 +2,18 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"strings"
 	"testing"
 
+	"github.com/pqkem/pqkem/internal/cli"
+	"github.com/pqkem/pqkem/internal/cli/clitest"
 	"github.com/pqkem/pqkem/kem"
+)
+
+const (
+	exitOK    = cli.ExitOK
+	exitError = cli.ExitError
+	exitUsage = cli.ExitUsage
 )
 
 // pqkem runs the command in-process and returns its exit status, standard
@@ -14,7 +21,7 @@ import (
 func pqkem(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
+	code = program.Run(args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -40,6 +47,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, "usage: pqkem <command>"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"bench"}, `unknown command "bench"`},
 		{[]string{"demo", "-no-such-flag"}, "flag provided but not defined: -no-such-flag"},
 		{[]string{"demo", "extra"}, `unexpected argument "extra"`},
 		{[]string{"demo", "-alg"}, "flag needs an argument"},
@@ -60,45 +68,10 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// checkHelp checks that text documents command c: its synopsis, every
-// flag, and an example.
-func checkHelp(t *testing.T, c *command, text string) {
-	t.Helper()
-	for _, want := range []string{"usage: pqkem " + c.name, "Example:\n  pqkem " + c.name} {
-		if !strings.Contains(text, want) {
-			t.Errorf("help for %s does not say %q:\n%s", c.name, want, text)
-		}
-	}
-	fs, _ := c.flagSet()
-	fs.VisitAll(func(f *flag.Flag) {
-		if !strings.Contains(text, "  -"+f.Name) {
-			t.Errorf("help for %s does not document -%s:\n%s", c.name, f.Name, text)
-		}
-	})
+func TestHelp(t *testing.T) {
+	clitest.CheckHelp(t, program)
 }
 
-func TestHelp(t *testing.T) {
-	if len(commands) < 3 {
-		t.Fatalf("only %d commands registered", len(commands))
-	}
-	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}} {
-		code, stdout, stderr := pqkem(t, args...)
-		wantCode(t, args, code, exitOK, stderr)
-		for _, c := range commands {
-			if !strings.Contains(stdout, "  "+c.name+" ") || !strings.Contains(stdout, c.summary) {
-				t.Errorf("pqkem %s does not list %s", args[0], c.name)
-			}
-			checkHelp(t, c, stdout)
-		}
-	}
-	for _, c := range commands {
-		for _, args := range [][]string{{c.name, "-h"}, {c.name, "-help"}, {"help", c.name}} {
-			code, stdout, stderr := pqkem(t, args...)
-			wantCode(t, args, code, exitOK, stderr)
-			checkHelp(t, c, stdout)
-			if stderr != "" {
-				t.Errorf("pqkem %s wrote to stderr: %q", strings.Join(args, " "), stderr)
-			}
-		}
-	}
+func TestPackageDoc(t *testing.T) {
+	clitest.CheckPackageDoc(t, program, "main.go")
 }

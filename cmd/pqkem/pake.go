@@ -18,15 +18,15 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/pake"
 )
 
-func init() {
-	register(&command{
-		name:    "pake",
-		summary: "agree on a key with a peer who knows the same password (NoIC/Tempo PAKE over TCP)",
-		args:    "listen|connect|bench [-addr HOST:PORT] [-password-file FILE] [flags]",
-		doc: `
+var cmdPake = &cli.Command{
+	Name:    "pake",
+	Summary: "agree on a key with a peer who knows the same password (over TCP)",
+	Args:    "listen|connect [-addr HOST:PORT] [-password-file FILE] [flags]",
+	Doc: `
 Pake runs a password-authenticated key exchange with a peer over TCP:
 two parties who share only a password (a pairing code, a passphrase) get
 a common session key, and an eavesdropper or an active attacker learns
@@ -52,34 +52,25 @@ printed). On a wrong password both print "password mismatch" and exit
 with status 1; a peer that disconnects or sends garbage, or a timeout,
 is an error (status 1) too.
 
-'pqkem pake bench' times gen_a (the k x k matrix) and whole runs
-(Start + Respond + Finish) of NoIC and Tempo with the samplers A0, A1,
-B0 and C1 at every level, the runs it compares taking turns one call at
-a time within each round, and prints medians and ratios to A0, the shape
-of Table 1 of the Tempo paper. A0 is the
-variable-time FIPS 203 sampler: there for comparison only, it must not
-be used with real passwords.`,
-		example: `
+The timings of the protocols are in 'pqkem-bench pake' (cmd/pqkem-bench).`,
+	Example: `
 pqkem pake listen -addr 127.0.0.1:7000
 pqkem pake connect -addr 127.0.0.1:7000
-pqkem pake connect -addr 192.0.2.7:7000 -password-file pw.txt -client alice -server printer
-pqkem pake bench -rounds 5`,
-		setup: setupPake,
-	})
+pqkem pake connect -addr 192.0.2.7:7000 -password-file pw.txt -client alice -server printer`,
+	New: func() cli.Runner { return new(pakeFlags) },
 }
 
-// pakeFlags are the flags of pqkem pake.
+// pakeFlags are the flags of pqkem pake, and one run of it.
 type pakeFlags struct {
+	fs                                         *flag.FlagSet
 	addr, passwordFile, scheme, client, server string
 	timeout                                    time.Duration
 	argonTime, argonMemory                     uint
 	argonThreads                               uint
-	rounds                                     int
-	sample                                     time.Duration
 }
 
-func setupPake(fs *flag.FlagSet) func(*output, []string) error {
-	f := new(pakeFlags)
+func (f *pakeFlags) Flags(fs *flag.FlagSet) {
+	f.fs = fs
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:7000", "TCP `address` to listen on or connect to")
 	fs.StringVar(&f.passwordFile, "password-file", "", "read the password from the first line of `FILE` instead of the terminal")
 	fs.StringVar(&f.scheme, "scheme", pake.Default().Name(), "the PAKE `scheme`: <NoIC|Tempo>-<A1|B0|C1>-ML-KEM-<512|768|1024> (A0 is refused: variable time)")
@@ -89,68 +80,61 @@ func setupPake(fs *flag.FlagSet) func(*output, []string) error {
 	fs.UintVar(&f.argonTime, "argon2-time", uint(pake.DefaultArgon2.Time), "Argon2id passes (both sides must agree)")
 	fs.UintVar(&f.argonMemory, "argon2-memory", uint(pake.DefaultArgon2.Memory), "Argon2id memory in `KiB` (both sides must agree)")
 	fs.UintVar(&f.argonThreads, "argon2-threads", uint(pake.DefaultArgon2.Threads), "Argon2id lanes (both sides must agree)")
-	fs.IntVar(&f.rounds, "rounds", 7, "bench: number of alternating `rounds`")
-	fs.DurationVar(&f.sample, "sample", 20*time.Millisecond, "bench: how long to time each operation in each round")
-	return func(out *output, args []string) error {
-		if len(args) == 0 {
-			return usagef("pake needs a subcommand: listen, connect or bench")
-		}
-		sub := args[0]
-		// Flags may also follow the subcommand.
-		if err := fs.Parse(args[1:]); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				lookup("pake").printHelp(out.stdout)
-				return nil
-			}
-			return usageError{err.Error()}
-		}
-		if err := noArgs(fs.Args()); err != nil {
-			return err
-		}
-		switch sub {
-		case "listen", "connect":
-		case "bench":
-			if f.rounds < 1 || f.sample <= 0 {
-				return usagef("-rounds must be at least 1 and -sample positive")
-			}
-			return pakeBench(out, f.rounds, f.sample)
-		default:
-			return usagef("unknown pake subcommand %q, want listen, connect or bench", sub)
-		}
-		s, err := pake.SchemeByName(f.scheme)
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		if !s.Sampler().ConstantTime() {
-			return usagef("scheme %s uses the variable-time sampler A0, which leaks the password through timing; use A1, B0 or C1", s.Name())
-		}
-		if f.timeout <= 0 {
-			return usagef("-timeout must be positive, got %v", f.timeout)
-		}
-		if f.argonThreads < 1 || f.argonThreads > 255 || f.argonTime < 1 || f.argonTime > 1<<20 || f.argonMemory < 8*f.argonThreads || f.argonMemory > 1<<22 {
-			return usagef("invalid Argon2id costs: -argon2-time %d, -argon2-memory %d, -argon2-threads %d", f.argonTime, f.argonMemory, f.argonThreads)
-		}
-		password, err := pakeReadPassword(out, f.passwordFile)
-		if err != nil {
-			return err
-		}
-		kdf := &pake.Argon2Params{Time: uint32(f.argonTime), Memory: uint32(f.argonMemory), Threads: uint8(f.argonThreads)}
-		creds, err := pake.NewCredentials(s, password, f.client, f.server, kdf)
-		clear(password)
-		if err != nil {
-			return err
-		}
-		defer creds.Destroy()
-		if sub == "listen" {
-			return pakeListen(out, creds, f)
-		}
-		return pakeConnect(out, creds, f)
+}
+
+func (f *pakeFlags) Run(out *cli.Output, args []string) error {
+	if len(args) == 0 {
+		return cli.Usagef("pake needs a subcommand: listen or connect")
 	}
+	sub := args[0]
+	// Flags may also follow the subcommand.
+	if err := f.fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return cli.Usage(err)
+	}
+	if err := cli.NoArgs(f.fs.Args()); err != nil {
+		return err
+	}
+	switch sub {
+	case "listen", "connect":
+	default:
+		return cli.Usagef("unknown pake subcommand %q, want listen or connect", sub)
+	}
+	s, err := pake.SchemeByName(f.scheme)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	if !s.Sampler().ConstantTime() {
+		return cli.Usagef("scheme %s uses the variable-time sampler A0, which leaks the password through timing; use A1, B0 or C1", s.Name())
+	}
+	if f.timeout <= 0 {
+		return cli.Usagef("-timeout must be positive, got %v", f.timeout)
+	}
+	if f.argonThreads < 1 || f.argonThreads > 255 || f.argonTime < 1 || f.argonTime > 1<<20 || f.argonMemory < 8*f.argonThreads || f.argonMemory > 1<<22 {
+		return cli.Usagef("invalid Argon2id costs: -argon2-time %d, -argon2-memory %d, -argon2-threads %d", f.argonTime, f.argonMemory, f.argonThreads)
+	}
+	password, err := pakeReadPassword(out, f.passwordFile)
+	if err != nil {
+		return err
+	}
+	kdf := &pake.Argon2Params{Time: uint32(f.argonTime), Memory: uint32(f.argonMemory), Threads: uint8(f.argonThreads)}
+	creds, err := pake.NewCredentials(s, password, f.client, f.server, kdf)
+	clear(password)
+	if err != nil {
+		return err
+	}
+	defer creds.Destroy()
+	if sub == "listen" {
+		return pakeListen(out, creds, f)
+	}
+	return pakeConnect(out, creds, f)
 }
 
 // readPassword reads the password from the first line of file, or from
 // the terminal without echo.
-func pakeReadPassword(out *output, file string) ([]byte, error) {
+func pakeReadPassword(out *cli.Output, file string) ([]byte, error) {
 	var pw []byte
 	if file != "" {
 		data, err := os.ReadFile(file)
@@ -163,14 +147,14 @@ func pakeReadPassword(out *output, file string) ([]byte, error) {
 	} else {
 		fd := int(os.Stdin.Fd())
 		if !term.IsTerminal(fd) {
-			return nil, usagef("standard input is not a terminal: give the password with -password-file")
+			return nil, cli.Usagef("standard input is not a terminal: give the password with -password-file")
 		}
-		fmt.Fprint(out.stderr, "Password: ")
+		fmt.Fprint(out.Stderr, "Password: ")
 		var err error
 		pw, err = term.ReadPassword(fd)
-		fmt.Fprintln(out.stderr)
+		fmt.Fprintln(out.Stderr)
 		if err != nil {
-			return nil, fmt.Errorf("reading the password: %v", err)
+			return nil, fmt.Errorf("reading the password: %w", err)
 		}
 	}
 	if len(pw) == 0 {
@@ -200,13 +184,13 @@ var errPakeMismatch = errors.New("password mismatch")
 // pakeListenHook, if set (by tests), is called with the listening address.
 var pakeListenHook func(net.Addr)
 
-func pakeListen(out *output, creds *pake.Credentials, f *pakeFlags) error {
+func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
-	fmt.Fprintf(out.stderr, "pqkem pake: listening on %v (%s)\n", ln.Addr(), creds.Scheme().Name())
+	fmt.Fprintf(out.Stderr, "pqkem pake: listening on %v (%s)\n", ln.Addr(), creds.Scheme().Name())
 	if pakeListenHook != nil {
 		pakeListenHook(ln.Addr())
 	}
@@ -215,7 +199,7 @@ func pakeListen(out *output, creds *pake.Credentials, f *pakeFlags) error {
 	}
 	conn, err := ln.Accept()
 	if err != nil {
-		return fmt.Errorf("waiting for a peer: %v", err)
+		return fmt.Errorf("waiting for a peer: %w", err)
 	}
 	defer conn.Close()
 	key, err := pakeRespond(conn, creds, f.timeout)
@@ -273,7 +257,7 @@ func pakeRespond(conn net.Conn, creds *pake.Credentials, timeout time.Duration) 
 	return key, nil
 }
 
-func pakeConnect(out *output, creds *pake.Credentials, f *pakeFlags) error {
+func pakeConnect(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	d := net.Dialer{Timeout: f.timeout}
 	conn, err := d.Dial("tcp", f.addr)
 	if err != nil {
@@ -344,9 +328,9 @@ func pakeFingerprint(key []byte) string {
 	return x[0:4] + " " + x[4:8] + " " + x[8:12] + " " + x[12:16]
 }
 
-func pakePrintSuccess(out *output, creds *pake.Credentials, peer net.Addr, key []byte) {
-	fmt.Fprintf(out.stdout, "%s with %v: passwords match\n", creds.Scheme().Name(), peer)
-	fmt.Fprintf(out.stdout, "session key fingerprint: %s\n", pakeFingerprint(key))
+func pakePrintSuccess(out *cli.Output, creds *pake.Credentials, peer net.Addr, key []byte) {
+	fmt.Fprintf(out.Stdout, "%s with %v: passwords match\n", creds.Scheme().Name(), peer)
+	fmt.Fprintf(out.Stdout, "session key fingerprint: %s\n", pakeFingerprint(key))
 	clear(key)
 }
 
@@ -362,7 +346,7 @@ func (f *pakeFramer) write(payload []byte) error {
 	buf := encbin.BigEndian.AppendUint32(make([]byte, 0, 4+len(payload)), uint32(len(payload)))
 	_, err := f.conn.Write(append(buf, payload...))
 	if err != nil {
-		return fmt.Errorf("sending to the peer: %v", err)
+		return fmt.Errorf("sending to the peer: %w", err)
 	}
 	return nil
 }
@@ -393,5 +377,5 @@ func pakeReadError(err error) error {
 	if errors.As(err, &ne) && ne.Timeout() {
 		return errors.New("timed out waiting for the peer")
 	}
-	return fmt.Errorf("reading from the peer: %v", err)
+	return fmt.Errorf("reading from the peer: %w", err)
 }

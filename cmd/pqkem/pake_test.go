@@ -38,7 +38,7 @@ func startListener(t *testing.T, args ...string) (string, <-chan pakeResult) {
 	res := make(chan pakeResult, 1)
 	go func() {
 		var out, errOut bytes.Buffer
-		code := run(append([]string{"pake", "listen", "-addr", "127.0.0.1:0"}, args...), &out, &errOut)
+		code := program.Run(append([]string{"pake", "listen", "-addr", "127.0.0.1:0"}, args...), &out, &errOut)
 		res <- pakeResult{code, out.String(), errOut.String()}
 	}()
 	select {
@@ -216,29 +216,5 @@ func TestPakeUsage(t *testing.T) {
 	os.WriteFile(empty, []byte("\n"), 0o600)
 	if code, _, stderr := pqkem(t, "pake", "connect", "-password-file", empty); code != exitError || !strings.Contains(stderr, "empty password") {
 		t.Errorf("empty password: %d %q", code, stderr)
-	}
-}
-
-func TestPakeBench(t *testing.T) {
-	code, stdout, stderr := pqkem(t, "pake", "bench", "-rounds", "1", "-sample", "1ms")
-	if code != exitOK {
-		t.Fatalf("bench: %d %s", code, stderr)
-	}
-	for _, want := range []string{"gen_a", "NoIC init+resp+end", "Tempo init+resp+end", "ML-KEM kg+enc+dec", "C1/A0", "Tempo-C1 / NoIC-A0"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("bench output lacks %q:\n%s", want, stdout)
-		}
-	}
-}
-
-func TestPakeBenchFlag(t *testing.T) {
-	code, stdout, stderr := pqkem(t, "bench", "-pake", "-rounds", "1", "-sample", "1ms")
-	if code != exitOK || !strings.Contains(stdout, "Tempo-C1 / NoIC-A0") {
-		t.Fatalf("bench -pake: %d\n%s\n%s", code, stdout, stderr)
-	}
-	// A -rounds equal to bench's own default (11) is still taken.
-	code, stdout, stderr = pqkem(t, "bench", "-pake", "-rounds", "11", "-sample", "1us")
-	if code != exitOK || !strings.Contains(stdout, "Medians of 11 rounds") {
-		t.Fatalf("bench -pake -rounds 11: %d\n%s\n%s", code, stdout, stderr)
 	}
 }

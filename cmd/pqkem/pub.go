@@ -3,15 +3,15 @@ package main
 import (
 	"flag"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/keyfile"
 )
 
-func init() {
-	register(&command{
-		name:    "pub",
-		summary: "write the public key of a private key",
-		args:    "-in FILE [-out FILE] [-format pem|der|raw] [-inform FORMAT] [-alg NAME] [-lenient] [-force]",
-		doc: `
+var cmdPub = &cli.Command{
+	Name:    "pub",
+	Summary: "write the public key of a private key",
+	Args:    "-in FILE [-out FILE] [-format pem|der|raw] [-inform FORMAT] [-alg NAME] [-lenient] [-force]",
+	Doc: `
 Pub reads a private key and writes its public key: for ML-KEM and X-Wing
 a SubjectPublicKeyInfo ("PUBLIC KEY", as OpenSSL 3.5 writes it), for
 schemes without an object identifier pqkem's "PQKEM PUBLIC KEY" PEM
@@ -23,47 +23,56 @@ consistency check, and in the both form its seed and expanded key must
 agree. A key that fails is an error (exit status 1), and nothing is
 written. The public key goes to standard output unless -out names a file;
 an existing file is replaced only with -force.`,
-		example: `
+	Example: `
 pqkem pub -in key.pem -out pub.pem
 pqkem pub -in key.pem -format raw | xxd | head -2
 cat key.der | pqkem pub -in - -out pub.der -format der`,
-		setup: func(fs *flag.FlagSet) func(*output, []string) error {
-			in := fs.String("in", "", "read the private key from `FILE`, or from standard input for -; required")
-			outName := fs.String("out", "-", "write the public key to `FILE`; - is standard output")
-			format := fs.String("format", "pem", "output `format`: pem, der or raw")
-			force := fs.Bool("force", false, "overwrite -out if it exists")
-			kf := addKeyFlags(fs, true)
-			return func(out *output, args []string) error {
-				if err := noArgs(args); err != nil {
-					return err
-				}
-				if err := required("in", *in); err != nil {
-					return err
-				}
-				if _, err := keyfile.ParseFormat(*format); err != nil {
-					return usagef("-format: unknown format %q, want pem, der or raw", *format)
-				}
-				if _, err := kf.options(); err != nil {
-					return err
-				}
-				if err := checkOutputs(*force, outFile{name: *outName}); err != nil {
-					return err
-				}
-				priv, err := kf.readPrivateKey(*in)
-				if err != nil {
-					return err
-				}
-				ek := priv.Key.EncapsulationKey()
-				f, err := outputFormat(*format, ek.Scheme())
-				if err != nil {
-					return err
-				}
-				data, err := keyfile.EncodePublicKey(ek, f)
-				if err != nil {
-					return err
-				}
-				return writeOutputs(out, *force, outFile{*outName, data, modePublic})
-			}
-		},
-	})
+	New: func() cli.Runner { return new(pubCmd) },
+}
+
+// pubCmd is one run of pqkem pub.
+type pubCmd struct {
+	in, outName, format string
+	force               bool
+	kf                  *keyFlags
+}
+
+func (c *pubCmd) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.in, "in", "", "read the private key from `FILE`, or from standard input for -; required")
+	fs.StringVar(&c.outName, "out", "-", "write the public key to `FILE`; - is standard output")
+	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
+	fs.BoolVar(&c.force, "force", false, "overwrite -out if it exists")
+	c.kf = addKeyFlags(fs, true)
+}
+
+func (c *pubCmd) Run(out *cli.Output, args []string) error {
+	if err := cli.NoArgs(args); err != nil {
+		return err
+	}
+	if err := required("in", c.in); err != nil {
+		return err
+	}
+	if _, err := keyfile.ParseFormat(c.format); err != nil {
+		return cli.Usagef("-format: unknown format %q, want pem, der or raw", c.format)
+	}
+	if _, err := c.kf.options(); err != nil {
+		return err
+	}
+	if err := checkOutputs(c.force, outFile{name: c.outName}); err != nil {
+		return err
+	}
+	priv, err := c.kf.readPrivateKey(c.in)
+	if err != nil {
+		return err
+	}
+	ek := priv.Key.EncapsulationKey()
+	f, err := outputFormat(c.format, ek.Scheme())
+	if err != nil {
+		return err
+	}
+	data, err := keyfile.EncodePublicKey(ek, f)
+	if err != nil {
+		return err
+	}
+	return writeOutputs(out, c.force, outFile{c.outName, data, modePublic})
 }

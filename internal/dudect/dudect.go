@@ -8,11 +8,10 @@
 // centred squares. |t| above 4.5 suggests that the time depends on the
 // class; dudect takes |t| above 10 as a clear leak.
 //
-// The one implementation of the method in pqkem: `pqkem ct-check` and the
-// opt-in test TestConstantTime of this package run it over the targets of
-// package github.com/pqkem/pqkem/internal/cttargets, and the timing test of
-// package pake should use it too. It depends on nothing in pqkem, so any
-// package's tests can import it.
+// The one implementation of the method in pqkem: `pqkem-bench ct`
+// (github.com/pqkem/pqkem/cmd/pqkem-bench) runs it over its list of
+// targets, and the timing test of package pake uses it too. It depends on
+// nothing in pqkem, so any package's tests can import it.
 //
 // Timestamps are the CPU's time-stamp counter on amd64 (see [Now]) and the
 // monotonic clock elsewhere or with the purego tag.
@@ -27,8 +26,8 @@
 // the cropped tests discard the slow tail where interference lives; and
 // [Measure] locks the goroutine to its thread and collects garbage before
 // it starts. A |t| between 4.5 and 10 on a constant-time target is best
-// answered by running again (cttargets.Target.Check does): a real
-// leak comes back, a burst of noise does not.
+// answered by running again (pqkem-bench ct does, and reports both runs):
+// a real leak comes back, a burst of noise does not.
 package dudect
 
 import (

@@ -18,17 +18,17 @@ import (
 	circl512 "github.com/cloudflare/circl/kem/mlkem/mlkem512"
 	circl768 "github.com/cloudflare/circl/kem/mlkem/mlkem768"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/internal/cpuid"
 	"github.com/pqkem/pqkem/kem"
 )
 
-func init() {
-	register(&command{
-		name:    "bench",
-		summary: "time key generation, encapsulation and decapsulation beside other implementations",
-		args:    "[-alg NAMES] [-rounds N] [-sample DURATION] [-json]",
-		doc: `
-Bench measures key generation (from a seed), encapsulation (to a parsed
+var cmdKEM = &cli.Command{
+	Name:    "kem",
+	Summary: "time key generation, encapsulation and decapsulation beside other implementations",
+	Args:    "[-alg NAMES] [-rounds N] [-sample DURATION] [-json] [-md FILE]",
+	Doc: `
+Kem measures key generation (from a seed), encapsulation (to a parsed
 key) and decapsulation (with a parsed key) for each scheme, with every
 implementation it has for it: pqkem on its default path (AVX2 assembly
 where the CPU has it) and on its generic Go path, the standard library's
@@ -39,58 +39,84 @@ The contenders run in alternating rounds in this one process: in each
 round every (scheme, operation, implementation) is timed for about
 -sample, in ten slices that take turns with the other implementations of
 the same scheme and operation, so that machine noise falls on all of them
-alike. The table gives
-the median time per operation over the rounds, and for every other
-implementation how many times slower it is than pqkem's default path
-(2.00x: pqkem takes half the time). A progress line goes to standard
-error while it runs.
+alike. The table gives the median time per operation over the rounds, and
+for every other implementation how many times slower it is than pqkem's
+default path (2.00x: pqkem takes half the time). A progress line goes to
+standard error while it runs.
 
 Every scheme is timed through the kem registry; -alg all takes every
 scheme pqkem has. Other implementations are shown where there are any: for
 FrodoKEM, CIRCL's frodo640shake beside eFrodoKEM-640-SHAKE (the same
-scheme).`,
-		example: `
-pqkem bench
-pqkem bench -alg ML-KEM-768 -rounds 21
-pqkem bench -json > bench.json`,
-		setup: func(fs *flag.FlagSet) func(*output, []string) error {
-			algs := fs.String("alg", "ML-KEM-512,ML-KEM-768,ML-KEM-1024", "comma-separated scheme `NAMES` to measure, or \"all\"")
-			rounds := fs.Int("rounds", 11, "number of alternating `rounds`; the table gives medians over them")
-			sample := fs.Duration("sample", 20*time.Millisecond, "how long to time one operation of one implementation in each round")
-			asJSON := fs.Bool("json", false, "print the results as JSON instead of a table")
-			return func(out *output, args []string) error {
-				if err := noArgs(args); err != nil {
-					return err
-				}
-				if *rounds < 1 {
-					return usagef("-rounds must be at least 1, got %d", *rounds)
-				}
-				if *sample <= 0 {
-					return usagef("-sample must be positive, got %v", *sample)
-				}
-				var schemes []kem.Scheme
-				if *algs == "all" {
-					schemes = allSchemes()
-				} else {
-					for name := range strings.SplitSeq(*algs, ",") {
-						s, err := schemeFlag(strings.TrimSpace(name))
-						if err != nil {
-							return err
-						}
-						schemes = append(schemes, s)
-					}
-				}
-				results := bench(out.stderr, schemes, *rounds, *sample)
-				if *asJSON {
-					enc := json.NewEncoder(out.stdout)
-					enc.SetIndent("", "  ")
-					return enc.Encode(results)
-				}
-				printBench(out.stdout, results, *rounds)
-				return nil
+scheme).
+
+-md FILE also writes the table to FILE as a Markdown document with the
+machine, the Go version, pqkem's commit and the command line that
+regenerates it.`,
+	Example: `
+pqkem-bench kem
+pqkem-bench kem -alg ML-KEM-768 -rounds 21
+pqkem-bench kem -json > bench.json
+pqkem-bench kem -md docs/kem-speed.md`,
+	New: func() cli.Runner { return new(kemCmd) },
+}
+
+// kemCmd is one run of pqkem-bench kem.
+type kemCmd struct {
+	fs     *flag.FlagSet
+	algs   string
+	rounds int
+	sample time.Duration
+	asJSON bool
+	md     string
+}
+
+func (c *kemCmd) Flags(fs *flag.FlagSet) {
+	c.fs = fs
+	fs.StringVar(&c.algs, "alg", "ML-KEM-512,ML-KEM-768,ML-KEM-1024", "comma-separated scheme `NAMES` to measure, or \"all\"")
+	fs.IntVar(&c.rounds, "rounds", 11, "number of alternating `rounds`; the table gives medians over them")
+	fs.DurationVar(&c.sample, "sample", 20*time.Millisecond, "how long to time one operation of one implementation in each round")
+	fs.BoolVar(&c.asJSON, "json", false, "print the results as JSON instead of a table")
+	mdFlag(fs, &c.md)
+}
+
+func (c *kemCmd) Run(out *cli.Output, args []string) error {
+	if err := cli.NoArgs(args); err != nil {
+		return err
+	}
+	if c.rounds < 1 {
+		return cli.Usagef("-rounds must be at least 1, got %d", c.rounds)
+	}
+	if c.sample <= 0 {
+		return cli.Usagef("-sample must be positive, got %v", c.sample)
+	}
+	var schemes []kem.Scheme
+	if c.algs == "all" {
+		schemes = kem.All()
+	} else {
+		for name := range strings.SplitSeq(c.algs, ",") {
+			s, err := kem.ByName(strings.TrimSpace(name))
+			if err != nil {
+				return cli.Usage(err)
 			}
-		},
-	})
+			schemes = append(schemes, s)
+		}
+	}
+	results := bench(out.Stderr, schemes, c.rounds, c.sample)
+	if c.asJSON {
+		enc := json.NewEncoder(out.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			return err
+		}
+	} else {
+		printBench(out.Stdout, results, c.rounds)
+	}
+	if c.md == "" {
+		return nil
+	}
+	r := newReport("ML-KEM and FrodoKEM beside other implementations", c.fs)
+	mdBench(r, results, c.rounds)
+	return r.writeFile(c.md)
 }
 
 // A benchOp is one operation ready to be timed: its inputs are prepared,
@@ -275,7 +301,7 @@ func bench(progress io.Writer, schemes []kem.Scheme, rounds int, sample time.Dur
 	// slices.
 	const slices = 10
 	for r := range rounds {
-		fmt.Fprintf(progress, "\rpqkem bench: round %d of %d (%d measurements each)...", r+1, rounds, len(cells))
+		fmt.Fprintf(progress, "\rpqkem-bench kem: round %d of %d (%d measurements each)...", r+1, rounds, len(cells))
 		for lo := 0; lo < len(cells); {
 			hi := lo + 1
 			for hi < len(cells) && results[hi].Scheme == results[lo].Scheme && results[hi].Operation == results[lo].Operation {
@@ -296,7 +322,7 @@ func bench(progress io.Writer, schemes []kem.Scheme, rounds int, sample time.Dur
 			lo = hi
 		}
 	}
-	fmt.Fprintf(progress, "\rpqkem bench: %d rounds done.%30s\n", rounds, "")
+	fmt.Fprintf(progress, "\rpqkem-bench kem: %d rounds done.%30s\n", rounds, "")
 
 	base := make(map[[2]string]float64)
 	for i := range results {
@@ -341,14 +367,40 @@ func printBench(w io.Writer, results []benchResult, rounds int) {
 			key = k
 			line = []string{r.Scheme, r.Operation}
 		}
-		cellText := fmt.Sprintf("%s %s", r.Impl, formatNs(r.MedianNs))
-		if !strings.HasPrefix(r.Impl, "pqkem") || strings.HasSuffix(r.Impl, "-generic") {
-			cellText += fmt.Sprintf(" (%.2fx)", r.Ratio)
-		}
-		line = append(line, cellText)
+		line = append(line, r.Impl+" "+r.cell())
 	}
 	flush()
 	tw.Flush()
+}
+
+// cell is the median and, but for pqkem's default path, the ratio to it.
+func (r *benchResult) cell() string {
+	s := formatNs(r.MedianNs)
+	if !strings.HasPrefix(r.Impl, "pqkem") || strings.HasSuffix(r.Impl, "-generic") {
+		s += fmt.Sprintf(" (%.2fx)", r.Ratio)
+	}
+	return s
+}
+
+// mdBench adds the results to rep as one table: a row per scheme and
+// operation, a column per implementation.
+func mdBench(rep *report, results []benchResult, rounds int) {
+	rep.para(fmt.Sprintf("Median time per operation over %d alternating rounds; (N.NNx) = that many times the time of pqkem's default path (%s).", rounds, results[0].Impl))
+	var impls []string
+	for _, r := range results {
+		if !slices.Contains(impls, r.Impl) {
+			impls = append(impls, r.Impl)
+		}
+	}
+	var rows [][]string
+	for _, r := range results {
+		if n := len(rows); n == 0 || rows[n-1][0] != r.Scheme || rows[n-1][1] != r.Operation {
+			rows = append(rows, make([]string, 2+len(impls)))
+			rows[n][0], rows[n][1] = r.Scheme, r.Operation
+		}
+		rows[len(rows)-1][2+slices.Index(impls, r.Impl)] = r.cell()
+	}
+	rep.table(append([]string{"scheme", "operation"}, impls...), rows)
 }
 
 func formatNs(ns float64) string {

@@ -2,18 +2,22 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
-func TestBenchJSON(t *testing.T) {
-	code, stdout, stderr := pqkem(t, "bench", "-rounds", "3", "-sample", "1ms", "-json")
-	wantCode(t, []string{"bench"}, code, exitOK, stderr)
+func TestKEMJSON(t *testing.T) {
+	args := []string{"kem", "-rounds", "3", "-sample", "1ms", "-json"}
+	code, stdout, stderr := pqkemBench(t, args...)
+	wantCode(t, args, code, cli.ExitOK, stderr)
 	var results []benchResult
 	if err := json.Unmarshal([]byte(stdout), &results); err != nil {
-		t.Fatalf("bench -json output does not parse: %v\n%s", err, stdout)
+		t.Fatalf("kem -json output does not parse: %v\n%s", err, stdout)
 	}
 	type key struct{ scheme, op, impl string }
 	got := make(map[key]benchResult)
@@ -52,24 +56,20 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
-func TestBenchTable(t *testing.T) {
-	code, stdout, stderr := pqkem(t, "bench", "-alg", "ml-kem-768", "-rounds", "1", "-sample", "1ms")
-	wantCode(t, []string{"bench"}, code, exitOK, stderr)
+func TestKEMTable(t *testing.T) {
+	md := filepath.Join(t.TempDir(), "kem.md")
+	args := []string{"kem", "-alg", "ml-kem-768", "-rounds", "1", "-sample", "1ms", "-md", md}
+	code, stdout, stderr := pqkemBench(t, args...)
+	wantCode(t, args, code, cli.ExitOK, stderr)
 	for _, want := range []string{"ML-KEM-768  keygen", "ML-KEM-768  encapsulate", "ML-KEM-768  decapsulate", "crypto/mlkem", "circl"} {
 		if !strings.Contains(stdout, want) {
-			t.Errorf("bench table does not contain %q:\n%s", want, stdout)
+			t.Errorf("kem table does not contain %q:\n%s", want, stdout)
 		}
 	}
-}
-
-func TestBenchUsage(t *testing.T) {
-	for _, args := range [][]string{
-		{"bench", "-rounds", "0"},
-		{"bench", "-sample", "0s"},
-		{"bench", "-alg", "nope"},
-		{"bench", "extra"},
-	} {
-		code, _, stderr := pqkem(t, args...)
-		wantCode(t, args, code, exitUsage, stderr)
+	data, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
 	}
+	checkReport(t, string(data), "pqkem-bench kem -alg ml-kem-768 -md "+md+" -rounds 1 -sample 1ms",
+		"| scheme | operation | pqkem", "| ML-KEM-768 | keygen | ", "| ML-KEM-768 | decapsulate | ", "x) |")
 }

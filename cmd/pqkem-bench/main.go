@@ -1,0 +1,47 @@
+// Command pqkem-bench measures pqkem, for the people who evaluate or
+// develop it: speed beside other implementations, and constant time.
+//
+// Usage:
+//
+//	pqkem-bench <command> [flags]
+//
+// The commands are:
+//
+//	kem   time key generation, encapsulation and decapsulation beside other implementations
+//	pake  time the PAKE protocols and samplers, as Table 1 of the Tempo paper
+//	ct    test on this machine that secret-dependent operations run in constant time
+//	help  show help for pqkem-bench or for one command
+//
+// Run `pqkem-bench help` for every command's flags, with examples, or
+// `pqkem-bench <command> -h` for one command. Each command prints its
+// results, and with -md FILE also writes them to FILE as a Markdown
+// document that names the machine, the Go version, pqkem's commit (from
+// the build information: build or run with -buildvcs=true to record it)
+// and the command line that regenerates it.
+//
+// Exit status: 0 on success, 1 on an operational error (for ct, a target
+// that fails), 2 on a usage error (an unknown command or flag, a bad flag
+// value).
+//
+// Unlike the pqkem command, which links pqkem's own code and the standard
+// library only, pqkem-bench links the implementations it compares with
+// (the standard library's crypto/mlkem and Cloudflare's CIRCL) and the
+// timing harness of internal/dudect.
+package main
+
+import "github.com/pqkem/pqkem/internal/cli"
+
+// program is pqkem-bench's table of commands, one file each.
+var program = &cli.Program{
+	Name:    "pqkem-bench",
+	Summary: "measure pqkem: speed beside other implementations, and constant time.",
+	Commands: []*cli.Command{
+		cmdKEM,
+		cmdPake,
+		cmdCT,
+	},
+}
+
+func main() {
+	program.Main()
+}

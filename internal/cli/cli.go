@@ -1,0 +1,203 @@
+// Package cli is the frame of pqkem's commands, cmd/pqkem and
+// cmd/pqkem-bench: a [Program] is one table of [Command] values, each with
+// its synopsis, its help and a [Runner] that defines its flags and runs it,
+// as cmd/go lists its commands. The frame parses the flags, prints the help
+// (`prog help`, `prog help cmd`, `prog cmd -h`), reports errors and turns
+// them into the exit status: [ExitOK], [ExitError] for an operational
+// error, [ExitUsage] for a usage error (see [Usagef]).
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	ExitOK    = 0
+	ExitError = 1 // an operational error: a failed key exchange, a bad file, a wrong key
+	ExitUsage = 2 // a usage error: an unknown command or flag, a missing or unexpected argument
+)
+
+// Output is where a command writes.
+type Output struct {
+	Stdout, Stderr io.Writer
+}
+
+// A Runner is one run of a command.
+type Runner interface {
+	// Flags defines the command's flags on fs, bound to the runner.
+	Flags(fs *flag.FlagSet)
+	// Run runs the command once the flags are parsed, with the arguments
+	// left after them. An error from [Usagef] or [Usage] gives exit status
+	// [ExitUsage], one that is [flag.ErrHelp] prints the command's help and
+	// gives [ExitOK], any other [ExitError].
+	Run(out *Output, args []string) error
+}
+
+// A Command is one entry of a program's table.
+type Command struct {
+	Name    string
+	Summary string // one line, for the list of commands
+	Args    string // the synopsis after "prog name", such as "[-alg NAME]"
+	Doc     string // what the command does, for its help
+	Example string // example command lines, one a line, for its help
+
+	// New returns a fresh Runner for one run: its flags start at their
+	// defaults.
+	New func() Runner
+}
+
+// A Program is a command with subcommands.
+type Program struct {
+	Name     string     // "pqkem"
+	Summary  string     // one line: what the program is
+	Commands []*Command // in the order help lists them; "help" is added
+}
+
+// Main runs the program with the process's arguments and exits with its
+// status.
+func (p *Program) Main() {
+	os.Exit(p.Run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// All returns the program's commands, help included.
+func (p *Program) All() []*Command {
+	return append(p.Commands[:len(p.Commands):len(p.Commands)], p.help())
+}
+
+// Lookup returns the command called name, or nil.
+func (p *Program) Lookup(name string) *Command {
+	for _, c := range p.All() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Run runs the program with args (without the program name) and returns
+// the exit status.
+func (p *Program) Run(args []string, stdout, stderr io.Writer) int {
+	out := &Output{stdout, stderr}
+	if len(args) == 0 {
+		p.printOverview(stderr)
+		return ExitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	}
+	c := p.Lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "%s: unknown command %q\nRun '%s help' for usage.\n", p.Name, args[0], p.Name)
+		return ExitUsage
+	}
+	return p.run(c, out, args[1:])
+}
+
+// FlagSet returns a flag set with the flags of c defined, and the runner
+// they are bound to.
+func (p *Program) FlagSet(c *Command) (*flag.FlagSet, Runner) {
+	fs := flag.NewFlagSet(p.Name+" "+c.Name, flag.ContinueOnError)
+	fs.Usage = func() {} // run and help print the usage themselves
+	r := c.New()
+	r.Flags(fs)
+	return fs, r
+}
+
+func (p *Program) run(c *Command, out *Output, args []string) int {
+	fs, r := p.FlagSet(c)
+	fs.SetOutput(out.Stderr) // for the flag package's own error messages
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			p.PrintHelp(out.Stdout, c)
+			return ExitOK
+		}
+		p.printUsageHint(out.Stderr, c)
+		return ExitUsage
+	}
+	err := r.Run(out, fs.Args())
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, flag.ErrHelp):
+		p.PrintHelp(out.Stdout, c)
+		return ExitOK
+	}
+	fmt.Fprintf(out.Stderr, "%s %s: %v\n", p.Name, c.Name, err)
+	if errors.As(err, new(usageError)) {
+		p.printUsageHint(out.Stderr, c)
+		return ExitUsage
+	}
+	return ExitError
+}
+
+func (p *Program) synopsis(c *Command) string {
+	return strings.TrimSpace(p.Name + " " + c.Name + " " + c.Args)
+}
+
+func (p *Program) printUsageHint(w io.Writer, c *Command) {
+	fmt.Fprintf(w, "usage: %s\nRun '%s %s -h' for details.\n", p.synopsis(c), p.Name, c.Name)
+}
+
+// PrintHelp prints the synopsis, description, flags and example of c.
+func (p *Program) PrintHelp(w io.Writer, c *Command) {
+	fs, _ := p.FlagSet(c)
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", p.synopsis(c), strings.TrimSpace(c.Doc))
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+	fmt.Fprintf(w, "\nExample:\n")
+	for line := range strings.SplitSeq(strings.TrimSpace(c.Example), "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+}
+
+func (p *Program) printOverview(w io.Writer) {
+	fmt.Fprintf(w, "%s: %s\n\n", p.Name, p.Summary)
+	fmt.Fprintf(w, "usage: %s <command> [flags] [arguments]\n\nCommands:\n", p.Name)
+	width := 0
+	for _, c := range p.All() {
+		width = max(width, len(c.Name))
+	}
+	for _, c := range p.All() {
+		fmt.Fprintf(w, "  %-*s %s\n", width, c.Name, c.Summary)
+	}
+	fmt.Fprintf(w, "\nRun '%s help' for every command's flags, or '%s <command> -h' for one.\n", p.Name, p.Name)
+	fmt.Fprintf(w, "Exit status: 0 success, 1 operational error, 2 usage error.\n")
+}
+
+// usageError is an error in how the command was called: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// Usagef returns a usage error: the program prints it with the command's
+// synopsis and exits with status [ExitUsage].
+func Usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// Usage marks err as a usage error, as [Usagef] does.
+func Usage(err error) error {
+	return usageError{err}
+}
+
+// NoArgs is the check for commands that take no arguments beyond flags.
+func NoArgs(args []string) error {
+	if len(args) > 0 {
+		return Usagef("unexpected argument %q", args[0])
+	}
+	return nil
+}

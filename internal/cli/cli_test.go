@@ -1,0 +1,117 @@
+package cli_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pqkem/pqkem/internal/cli"
+	"github.com/pqkem/pqkem/internal/cli/clitest"
+)
+
+// echo prints its arguments, or fails as its flags say.
+type echo struct {
+	upper      bool
+	fail, help bool
+}
+
+func (e *echo) Flags(fs *flag.FlagSet) {
+	fs.BoolVar(&e.upper, "upper", false, "print in upper case")
+	fs.BoolVar(&e.fail, "fail", false, "fail with an operational error")
+	fs.BoolVar(&e.help, "help-from-run", false, "return flag.ErrHelp from Run")
+}
+
+func (e *echo) Run(out *cli.Output, args []string) error {
+	switch {
+	case e.fail:
+		return fmt.Errorf("failing: %w", errors.ErrUnsupported)
+	case e.help:
+		return flag.ErrHelp
+	case len(args) == 0:
+		return cli.Usagef("echo needs an argument")
+	}
+	s := strings.Join(args, " ")
+	if e.upper {
+		s = strings.ToUpper(s)
+	}
+	fmt.Fprintln(out.Stdout, s)
+	return nil
+}
+
+type quiet struct{}
+
+func (quiet) Flags(*flag.FlagSet)             {}
+func (quiet) Run(*cli.Output, []string) error { return nil }
+
+var testProgram = &cli.Program{
+	Name:    "prog",
+	Summary: "a program for the tests.",
+	Commands: []*cli.Command{
+		{Name: "echo", Summary: "print the arguments", Args: "[-upper] WORD...", Doc: "Echo prints its arguments.",
+			Example: "prog echo hello\nprog echo -upper hello", New: func() cli.Runner { return new(echo) }},
+		{Name: "quiet", Summary: "do nothing", Doc: "Quiet does nothing.", Example: "prog quiet",
+			New: func() cli.Runner { return quiet{} }},
+	},
+}
+
+func runProg(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = testProgram.Run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestRun(t *testing.T) {
+	for _, tc := range []struct {
+		args           []string
+		code           int
+		stdout, stderr string // parts of what each must say; "" for nothing at all
+	}{
+		{[]string{"echo", "a", "b"}, cli.ExitOK, "a b\n", ""},
+		{[]string{"echo", "-upper", "a"}, cli.ExitOK, "A\n", ""},
+		// Flags are fresh on every run.
+		{[]string{"echo", "a"}, cli.ExitOK, "a\n", ""},
+		{[]string{"echo", "-fail", "a"}, cli.ExitError, "", "prog echo: failing: unsupported operation"},
+		{[]string{"echo"}, cli.ExitUsage, "", "prog echo: echo needs an argument\nusage: prog echo [-upper] WORD...\nRun 'prog echo -h' for details."},
+		{[]string{"echo", "-no-such-flag"}, cli.ExitUsage, "", "flag provided but not defined: -no-such-flag"},
+		{[]string{"echo", "-help-from-run"}, cli.ExitOK, "usage: prog echo", ""},
+		{[]string{"echo", "-h"}, cli.ExitOK, "usage: prog echo [-upper] WORD...\n\nEcho prints its arguments.\n\nFlags:\n  -fail", ""},
+		{nil, cli.ExitUsage, "", "usage: prog <command>"},
+		{[]string{"frobnicate"}, cli.ExitUsage, "", `prog: unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, cli.ExitUsage, "", `unknown command "frobnicate"`},
+		{[]string{"help", "echo", "quiet"}, cli.ExitUsage, "", "at most one command"},
+		{[]string{"help", "quiet"}, cli.ExitOK, "usage: prog quiet\n\nQuiet does nothing.\n\nExample:\n  prog quiet\n", ""},
+	} {
+		code, stdout, stderr := runProg(tc.args...)
+		if code != tc.code {
+			t.Errorf("prog %q: exit status %d, want %d; stderr %q", tc.args, code, tc.code, stderr)
+		}
+		for _, c := range []struct{ name, got, want string }{{"stdout", stdout, tc.stdout}, {"stderr", stderr, tc.stderr}} {
+			if c.want == "" && c.got != "" || !strings.Contains(c.got, c.want) {
+				t.Errorf("prog %q: %s %q, want %q in it", tc.args, c.name, c.got, c.want)
+			}
+		}
+	}
+}
+
+func TestUsageWraps(t *testing.T) {
+	err := cli.Usage(fmt.Errorf("bad: %w", errors.ErrUnsupported))
+	if !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("cli.Usage(err) = %v: does not wrap err", err)
+	}
+	if cli.NoArgs(nil) != nil || cli.NoArgs([]string{"x"}) == nil {
+		t.Errorf("cli.NoArgs")
+	}
+}
+
+// TestHelp checks that help lists every command, help included, and
+// documents each one.
+func TestHelp(t *testing.T) {
+	cmds := testProgram.All()
+	if len(cmds) != 3 || cmds[2].Name != "help" {
+		t.Fatalf("All() = %d commands, want echo, quiet, help", len(cmds))
+	}
+	clitest.CheckHelp(t, testProgram)
+}
