@@ -52,7 +52,7 @@ func ObjdumpDivisions(goTool, path string) ([]Division, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go tool objdump %s: %v\n%s", path, err, stderr.Bytes())
+		return nil, fmt.Errorf("go tool objdump %s: %w\n%s", path, err, stderr.Bytes())
 	}
 	return ParseObjdump(out), nil
 }

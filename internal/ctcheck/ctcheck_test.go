@@ -5,22 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	// The check compiles these packages with go list in a subprocess,
-	// which go test's result cache does not see. Importing them makes the
-	// test binary, and so the cached result, depend on their code: a
-	// change to any of them reruns the check.
-	_ "github.com/pqkem/pqkem/frodo"
-	_ "github.com/pqkem/pqkem/frodo/frodotest"
-	_ "github.com/pqkem/pqkem/hybrid"
-	_ "github.com/pqkem/pqkem/internal/fips203"
-	_ "github.com/pqkem/pqkem/internal/keccak"
-	_ "github.com/pqkem/pqkem/mlkem"
-	_ "github.com/pqkem/pqkem/mlkem/mlkemtest"
-	_ "github.com/pqkem/pqkem/pake"
 )
 
 // secretPackages are the packages that handle secrets: keys, shared keys,
@@ -57,16 +45,14 @@ func goTool(t *testing.T) string {
 	return p
 }
 
-// exports compiles the packages matched by patterns for the given GOARCH
-// and build tags, and returns import path -> object file (the compiler's
-// output in the build cache, with the code of every function).
-func exports(t *testing.T, goarch, tags string, patterns ...string) map[string]string {
+// goList runs go list with args for the given GOARCH and build tags and
+// returns its output.
+func goList(t *testing.T, goarch, tags string, args ...string) string {
 	t.Helper()
-	args := []string{"list", "-export", "-f", "{{.ImportPath}}\t{{.Export}}"}
 	if tags != "" {
-		args = append(args, "-tags", tags)
+		args = append([]string{"-tags", tags}, args...)
 	}
-	cmd := exec.Command(goTool(t), append(args, patterns...)...)
+	cmd := exec.Command(goTool(t), append([]string{"list"}, args...)...)
 	cmd.Env = append(os.Environ(), "GOARCH="+goarch, "GOOS=linux", "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -74,8 +60,30 @@ func exports(t *testing.T, goarch, tags string, patterns ...string) map[string]s
 	if err != nil {
 		t.Fatalf("go %s (GOARCH=%s): %v\n%s", strings.Join(cmd.Args[1:], " "), goarch, err, stderr.Bytes())
 	}
+	return strings.TrimSpace(string(out))
+}
+
+// exports compiles the packages matched by patterns for the given GOARCH
+// and build tags, and returns import path -> object file (the compiler's
+// output in the build cache, with the code of every function).
+//
+// go test caches a test's result until a file the test consulted changes,
+// and the compilation runs in a subprocess, out of its sight. So exports
+// also consults (stats) every source file of the module that goes into the
+// objects: a change to one of them reruns the check.
+func exports(t *testing.T, goarch, tags string, patterns ...string) map[string]string {
+	t.Helper()
+	sources := goList(t, goarch, tags, append([]string{"-deps", "-f",
+		`{{if .Module}}{{if .Module.Main}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .SFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{end}}{{end}}`},
+		patterns...)...)
+	for file := range strings.SplitSeq(sources, "\n") {
+		if _, err := os.Stat(filepath.Clean(file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := goList(t, goarch, tags, append([]string{"-export", "-f", "{{.ImportPath}}\t{{.Export}}"}, patterns...)...)
 	m := make(map[string]string)
-	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+	for line := range strings.SplitSeq(out, "\n") {
 		pkg, file, ok := strings.Cut(line, "\t")
 		if !ok || file == "" {
 			t.Fatalf("go list gave no object for %q", line)
