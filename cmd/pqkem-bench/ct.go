@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -66,27 +65,23 @@ pqkem-bench ct -samples 1000000 -time 10m -md docs/ct-results.md`,
 
 // ctCmd is one run of pqkem-bench ct.
 type ctCmd struct {
-	fs        *flag.FlagSet
 	target    string
 	path      string
 	samples   int
 	limit     time.Duration
 	threshold float64
-	asJSON    bool
 	listOnly  bool
-	md        string
+	outputFlags
 }
 
 func (c *ctCmd) Flags(fs *flag.FlagSet) {
-	c.fs = fs
 	fs.StringVar(&c.target, "target", "all", "comma-separated `PATTERNS`: run the targets whose name (scheme/operation/path, see -list) contains one, ignoring case")
 	fs.StringVar(&c.path, "path", "all", "the code `path` to measure: avx2, generic or all")
 	fs.IntVar(&c.samples, "samples", 100000, "measurements per class for a target of cost 1 (ML-KEM-768 decapsulation), scaled by each target's cost")
 	fs.DurationVar(&c.limit, "time", 30*time.Second, "stop each target after this long, with the measurements taken so far (0: no limit)")
 	fs.Float64Var(&c.threshold, "threshold", dudect.LeakThreshold, "exit with status 1 if a constant-time target shows |t| above this on every run")
-	fs.BoolVar(&c.asJSON, "json", false, "print the results as JSON instead of a table")
 	fs.BoolVar(&c.listOnly, "list", false, "list the targets with their classes and do not measure")
-	mdFlag(fs, &c.md)
+	c.outputFlags.define(fs, true)
 }
 
 func (c *ctCmd) Run(out *cli.Output, args []string) error {
@@ -124,21 +119,11 @@ func (c *ctCmd) Run(out *cli.Output, args []string) error {
 		return listTargets(out.Stdout, targets, c.samples)
 	}
 	results := ctCheck(out.Stderr, targets, c.samples, c.limit, c.threshold)
-	if c.asJSON {
-		enc := json.NewEncoder(out.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
-			return err
-		}
-	} else {
-		printCTResults(out.Stdout, results)
-	}
-	if c.md != "" {
-		r := newReport("Constant-time measurements (dudect)", c.fs)
-		mdCTResults(r, results, c.threshold)
-		if err := r.writeFile(c.md); err != nil {
-			return err
-		}
+	if err := c.write(out.Stdout, results,
+		func(w io.Writer) { printCTResults(w, results) },
+		"Constant-time measurements (dudect)",
+		func(r *report) { mdCTResults(r, results, c.threshold) }); err != nil {
+		return err
 	}
 	var failed []string
 	for _, r := range results {
@@ -233,7 +218,7 @@ func ctVerdict(t *target, runs []dudect.Result, threshold float64) (verdict stri
 	}
 	verdict = strings.Join(verdicts, ", then ")
 	if above == len(runs) {
-		return fmt.Sprintf("FAILED: |t| above %.1f on every run: %s", threshold, verdict), true
+		return fmt.Sprintf("FAILED: |t| above %g on every run: %s", threshold, verdict), true
 	}
 	return verdict, false
 }
@@ -278,7 +263,7 @@ func printCTResults(w io.Writer, results []ctResult) {
 func mdCTResults(rep *report, results []ctResult, threshold float64) {
 	rep.para(fmt.Sprintf("Timer: %s. |t| below %.1f is consistent with constant time at that many measurements per class; "+
 		"above %d it is a leak. A constant-time target whose first run gives |t| at or above %.1f runs a second time, "+
-		"with fresh inputs and a fresh order, and both runs are shown; it fails if every run is above %.1f. "+
+		"with fresh inputs and a fresh order, and both runs are shown; it fails if every run is above %g. "+
 		"A positive control (variable time on purpose) must show |t| above %d.",
 		dudect.TimerUnit, dudect.Threshold, dudect.LeakThreshold, dudect.Threshold, threshold, dudect.LeakThreshold))
 	var rows [][]string

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,23 +11,13 @@ import (
 
 func TestCTControls(t *testing.T) {
 	// A high -threshold: this tests the command, not the machine's noise.
-	md := filepath.Join(t.TempDir(), "ct.md")
-	args := []string{"ct", "-target", "control", "-samples", "2000", "-time", "20s", "-threshold", "1000", "-md", md}
-	code, stdout, stderr := pqkemBench(t, args...)
-	wantCode(t, args, code, cli.ExitOK, stderr)
+	stdout, md, file := runReport(t, "ct", "-target", "control", "-samples", "2000", "-time", "20s", "-threshold", "1000")
 	for _, want := range []string{"A/A ML-KEM-768", "early-exit compare", "subtle.ConstantTimeCompare", "positive control", "SAMPLES/CLASS", "|t| (EACH RUN)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("ct table does not say %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "] control/A/A") || !strings.Contains(stderr, "control/subtle") {
-		t.Errorf("no progress on stderr: %q", stderr)
-	}
-	data, err := os.ReadFile(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkReport(t, string(data), "pqkem-bench ct -md "+md+" -samples 2000 -target control -threshold 1000 -time 20s",
+	checkReport(t, md, "pqkem-bench ct -md "+file+" -samples 2000 -target control -threshold 1000 -time 20s",
 		"| scheme | operation | path | measurements per class | \\|t\\| run 1 | \\|t\\| run 2 | verdict |",
 		"| control | early-exit compare | - | ", "leak, as it must (positive control)")
 }
@@ -44,6 +32,9 @@ func TestCTJSON(t *testing.T) {
 	}
 	if len(results) != 1 {
 		t.Fatalf("%d results, want 1", len(results))
+	}
+	if !strings.Contains(stderr, "pqkem-bench ct: [1/1] control/early-exit compare/-") {
+		t.Errorf("no progress on stderr: %q", stderr)
 	}
 	r := results[0]
 	if r.Target != "control/early-exit compare/-" || !r.Control || r.ConstantTime || r.Failed || len(r.Runs) != 1 || r.Unit == "" {
@@ -72,7 +63,7 @@ func TestCTVerdict(t *testing.T) {
 		{ct, []float64{6, 7}, false, "possible leak (rerun on a quieter machine), then possible leak"},
 		{ct, []float64{12, 3}, false, "leak, then no leak seen"},
 		{ct, []float64{6, 12}, false, "possible leak (rerun on a quieter machine), then leak"},
-		{ct, []float64{12, 11}, true, "FAILED: |t| above 10.0 on every run: leak, then leak"},
+		{ct, []float64{12, 11}, true, "FAILED: |t| above 10 on every run: leak, then leak"},
 		{ct, []float64{11}, true, "FAILED"}, // one run only where -threshold is below dudect.Threshold
 		{control, []float64{50}, false, "positive control"},
 		{control, []float64{5}, true, "FAILED: positive control not detected"},
@@ -120,5 +111,17 @@ func TestCTList(t *testing.T) {
 	wantCode(t, args, code, cli.ExitOK, stderr)
 	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "ML-KEM-768/Decapsulate/generic") {
 		t.Errorf("ct %s:\n%s", strings.Join(args[1:], " "), stdout)
+	}
+}
+
+// TestCTFails checks the exit status of a failing target: with a threshold
+// far below any |t| that timing gives, the constant-time compare fails.
+func TestCTFails(t *testing.T) {
+	args := []string{"ct", "-target", "control/subtle", "-samples", "1000", "-threshold", "1e-9"}
+	code, stdout, stderr := pqkemBench(t, args...)
+	wantCode(t, args, code, cli.ExitError, stderr)
+	if !strings.Contains(stdout, "FAILED: |t| above 1e-09 on every run") ||
+		!strings.Contains(stderr, "pqkem-bench ct: 1 target(s) failed: control/subtle.ConstantTimeCompare/-") {
+		t.Errorf("pqkem-bench %s:\nstdout %s\nstderr %s", strings.Join(args, " "), stdout, stderr)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto"
 	stdmlkem "crypto/mlkem"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -62,32 +61,23 @@ pqkem-bench kem -md docs/kem-speed.md`,
 
 // kemCmd is one run of pqkem-bench kem.
 type kemCmd struct {
-	fs     *flag.FlagSet
-	algs   string
-	rounds int
-	sample time.Duration
-	asJSON bool
-	md     string
+	algs string
+	roundsFlags
+	outputFlags
 }
 
 func (c *kemCmd) Flags(fs *flag.FlagSet) {
-	c.fs = fs
 	fs.StringVar(&c.algs, "alg", "ML-KEM-512,ML-KEM-768,ML-KEM-1024", "comma-separated scheme `NAMES` to measure, or \"all\"")
-	fs.IntVar(&c.rounds, "rounds", 11, "number of alternating `rounds`; the table gives medians over them")
-	fs.DurationVar(&c.sample, "sample", 20*time.Millisecond, "how long to time one operation of one implementation in each round")
-	fs.BoolVar(&c.asJSON, "json", false, "print the results as JSON instead of a table")
-	mdFlag(fs, &c.md)
+	c.roundsFlags.define(fs, 11, "how long to time one operation of one implementation in each round")
+	c.outputFlags.define(fs, true)
 }
 
 func (c *kemCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	if c.rounds < 1 {
-		return cli.Usagef("-rounds must be at least 1, got %d", c.rounds)
-	}
-	if c.sample <= 0 {
-		return cli.Usagef("-sample must be positive, got %v", c.sample)
+	if err := c.roundsFlags.check(); err != nil {
+		return err
 	}
 	var schemes []kem.Scheme
 	if c.algs == "all" {
@@ -102,21 +92,10 @@ func (c *kemCmd) Run(out *cli.Output, args []string) error {
 		}
 	}
 	results := bench(out.Stderr, schemes, c.rounds, c.sample)
-	if c.asJSON {
-		enc := json.NewEncoder(out.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
-			return err
-		}
-	} else {
-		printBench(out.Stdout, results, c.rounds)
-	}
-	if c.md == "" {
-		return nil
-	}
-	r := newReport("ML-KEM and FrodoKEM beside other implementations", c.fs)
-	mdBench(r, results, c.rounds)
-	return r.writeFile(c.md)
+	return c.write(out.Stdout, results,
+		func(w io.Writer) { printBench(w, results, c.rounds) },
+		"KEMs beside other implementations",
+		func(r *report) { mdBench(r, results, c.rounds) })
 }
 
 // A benchOp is one operation ready to be timed: its inputs are prepared,

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,19 +55,12 @@ func TestKEMJSON(t *testing.T) {
 }
 
 func TestKEMTable(t *testing.T) {
-	md := filepath.Join(t.TempDir(), "kem.md")
-	args := []string{"kem", "-alg", "ml-kem-768", "-rounds", "1", "-sample", "1ms", "-md", md}
-	code, stdout, stderr := pqkemBench(t, args...)
-	wantCode(t, args, code, cli.ExitOK, stderr)
+	stdout, md, file := runReport(t, "kem", "-alg", "ml-kem-768", "-rounds", "1", "-sample", "1ms")
 	for _, want := range []string{"ML-KEM-768  keygen", "ML-KEM-768  encapsulate", "ML-KEM-768  decapsulate", "crypto/mlkem", "circl"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("kem table does not contain %q:\n%s", want, stdout)
 		}
 	}
-	data, err := os.ReadFile(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkReport(t, string(data), "pqkem-bench kem -alg ml-kem-768 -md "+md+" -rounds 1 -sample 1ms",
+	checkReport(t, md, "pqkem-bench kem -alg ml-kem-768 -md "+file+" -rounds 1 -sample 1ms",
 		"| scheme | operation | pqkem", "| ML-KEM-768 | keygen | ", "| ML-KEM-768 | decapsulate | ", "x) |")
 }

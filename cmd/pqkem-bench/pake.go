@@ -44,37 +44,27 @@ pqkem-bench pake -rounds 15 -sample 50ms -md docs/pake-speed.md`,
 
 // pakeCmd is one run of pqkem-bench pake.
 type pakeCmd struct {
-	fs     *flag.FlagSet
-	rounds int
-	sample time.Duration
-	md     string
+	roundsFlags
+	outputFlags
 }
 
 func (c *pakeCmd) Flags(fs *flag.FlagSet) {
-	c.fs = fs
-	fs.IntVar(&c.rounds, "rounds", 7, "number of alternating `rounds`; the table gives medians over them")
-	fs.DurationVar(&c.sample, "sample", 20*time.Millisecond, "how long to time each operation in each round")
-	mdFlag(fs, &c.md)
+	c.roundsFlags.define(fs, 7, "how long to time each operation in each round")
+	c.outputFlags.define(fs, false)
 }
 
 func (c *pakeCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	if c.rounds < 1 {
-		return cli.Usagef("-rounds must be at least 1, got %d", c.rounds)
-	}
-	if c.sample <= 0 {
-		return cli.Usagef("-sample must be positive, got %v", c.sample)
+	if err := c.roundsFlags.check(); err != nil {
+		return err
 	}
 	rows := pakeBench(out.Stderr, c.rounds, c.sample)
-	printPake(out.Stdout, rows, c.rounds)
-	if c.md == "" {
-		return nil
-	}
-	r := newReport("NoIC and Tempo: samplers and protocol runs", c.fs)
-	mdPake(r, rows, c.rounds)
-	return r.writeFile(c.md)
+	return c.write(out.Stdout, nil,
+		func(w io.Writer) { printPake(w, rows, c.rounds) },
+		"NoIC and Tempo: samplers and protocol runs",
+		func(r *report) { mdPake(r, rows, c.rounds) })
 }
 
 // pakeLevels are the ML-KEM levels the PAKEs run at.
@@ -169,7 +159,7 @@ func pakeBench(progress io.Writer, rounds int, sample time.Duration) []*pakeRow 
 	return rows
 }
 
-// pakeCells are the cells of a row after level and what: the medians in
+// cells are the cells of a row after level and what: the medians in
 // µs and the ratios to A0 (blank for plain ML-KEM's samplers).
 func (rw *pakeRow) cells() []string {
 	m := rw.median

@@ -14,11 +14,6 @@ import (
 	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
-// mdFlag defines the -md flag that every command has.
-func mdFlag(fs *flag.FlagSet, file *string) {
-	fs.StringVar(file, "md", "", "also write the results to `FILE` as a Markdown document, with the machine, the Go version, the commit and the command line")
-}
-
 // A report is a Markdown document of results: a title, the conditions of
 // the run and the command line that regenerates it, then the results.
 type report struct {

@@ -2,10 +2,29 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/pqkem/pqkem/internal/cli"
 )
+
+// runReport runs pqkem-bench with args and -md FILE, which must succeed,
+// and returns its standard output, the report it wrote and FILE.
+func runReport(t *testing.T, args ...string) (stdout, md, file string) {
+	t.Helper()
+	file = filepath.Join(t.TempDir(), "report.md")
+	args = append(args, "-md", file)
+	code, stdout, stderr := pqkemBench(t, args...)
+	wantCode(t, args, code, cli.ExitOK, stderr)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout, string(data), file
+}
 
 // checkReport checks that a Markdown report gives the conditions of the
 // run and the command line that regenerates it, then the results (want).
