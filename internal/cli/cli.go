@@ -171,7 +171,7 @@ func (p *Program) printOverview(w io.Writer) {
 		width = max(width, len(c.Name))
 	}
 	for _, c := range p.All() {
-		fmt.Fprintf(w, "  %-*s %s\n", width, c.Name, c.Summary)
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.Name, c.Summary)
 	}
 	fmt.Fprintf(w, "\nRun '%s help' for every command's flags, or '%s <command> -h' for one.\n", p.Name, p.Name)
 	fmt.Fprintf(w, "Exit status: 0 success, 1 operational error, 2 usage error.\n")
