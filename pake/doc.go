@@ -16,8 +16,7 @@
 //
 //   - Tempo (the default, with C1 at ML-KEM-768): stock FIPS 203 ML-KEM
 //     (internal/fips203, the implementation package mlkem wraps, with the
-//     standard parameter sets; at ML-KEM-512 the initiator's key
-//     generation runs in the Keccak lanes the mask leaves idle); ρ travels
+//     standard parameter sets); ρ travels
 //     in the clear, so the variable-time matrix expansion reveals nothing
 //     about the password, and only the k mask polynomials use the
 //     constant-time sampler.

@@ -112,7 +112,10 @@ func newScheme(proto Protocol, level int, smp Sampler) *Scheme {
 			return k, &k.fipsKey
 		})
 	} else {
-		s.backend = tempoBackend(level, smp)
+		s.backend = fipsBackend(stockParams(level), func() (initKey, *fipsKey) {
+			k := new(tempoKey)
+			return k, &k.fipsKey
+		})
 	}
 	return s
 }
@@ -215,23 +218,10 @@ func (s *Scheme) start(pw, sid []byte, seed *[64]byte, nonce *[32]byte) (*Initia
 	ms := s.maskSeeds(pw, sid, nonce)
 	tLen := 384 * s.k
 	msg1 := make([]byte, s.Msg1Size())
-	var dk initKey
-	var ek []byte
-	var err error
-	if s.backend.newKeyMask != nil {
-		// The mask and the nonce mask in key generation's Keccak lanes.
-		var nm [32]byte
-		dk, ek, nm, err = s.backend.newKeyMask(seed[:], pw, sid, &ms.s, msg1[32:32+tLen])
-		if err == nil {
-			copy(msg1[32+tLen:], ek[tLen:]) // rho, in the clear
-			subtle.XORBytes(msg1[:32], nonce[:], nm[:])
-		}
-	} else {
-		dk, ek, err = s.startKey(seed, &ms, msg1)
-		if err == nil {
-			nm := s.nonceMask(pw, sid, msg1)
-			subtle.XORBytes(msg1[:32], nonce[:], nm[:])
-		}
+	dk, ek, err := s.startKey(seed, &ms, msg1)
+	if err == nil {
+		nm := s.nonceMask(pw, sid, msg1)
+		subtle.XORBytes(msg1[:32], nonce[:], nm[:])
 	}
 	clear(rnd[:])
 	clear(nc[:])
@@ -550,26 +540,22 @@ func maskVecTo(mask *[4][256]uint16, smp Sampler, seed *[32]byte, k int) {
 // modulo q, in place, in constant time. Fields at or above q are reduced:
 // the output is always canonical.
 func maskT(t []byte, mask [][256]uint16, sub bool) {
-	maskRange(t, mask, sub, 0, 384*len(mask))
-}
-
-// maskRange is maskT on the bytes t[from:to] only (from and to are
-// multiples of 3: whole pairs of coefficients). The positions are public.
-func maskRange(t []byte, mask [][256]uint16, sub bool, from, to int) {
-	for o := from; o < to; o += 3 {
-		i, j := o/384, o%384/3*2 // polynomial i, coefficients j and j+1
-		b := t[o : o+3]
-		x0 := uint32(b[0]) | uint32(b[1]&0x0f)<<8
-		x1 := uint32(b[1])>>4 | uint32(b[2])<<4
-		m0, m1 := uint32(mask[i][j]), uint32(mask[i][j+1])
-		if sub { // public: which side runs
-			m0, m1 = q-m0, q-m1 // in [1, q]
+	for i := range mask {
+		p := t[384*i : 384*(i+1)]
+		for j := 0; j < n; j += 2 {
+			b := p[3*j/2 : 3*j/2+3]
+			x0 := uint32(b[0]) | uint32(b[1]&0x0f)<<8
+			x1 := uint32(b[1])>>4 | uint32(b[2])<<4
+			m0, m1 := uint32(mask[i][j]), uint32(mask[i][j+1])
+			if sub { // public: which side runs
+				m0, m1 = q-m0, q-m1 // in [1, q]
+			}
+			y0 := barrett32(x0 + m0)
+			y1 := barrett32(x1 + m1)
+			b[0] = byte(y0)
+			b[1] = byte(y0>>8) | byte(y1<<4)
+			b[2] = byte(y1 >> 4)
 		}
-		y0 := barrett32(x0 + m0)
-		y1 := barrett32(x1 + m1)
-		b[0] = byte(y0)
-		b[1] = byte(y0>>8) | byte(y1<<4)
-		b[2] = byte(y1 >> 4)
 	}
 }
 
@@ -588,12 +574,6 @@ type backend struct {
 	// newKey makes the initiator's key from d || z; pre, if not nil, has
 	// its matrix (NoIC only).
 	newKey func(seed []byte, pre *presampled) (initKey, error)
-	// newKeyMask, if not nil, is newKey fused with the mask and the nonce
-	// mask (Tempo with a fixed-length sampler at ML-KEM-512, see
-	// tempoBackend): it writes T' (the key's T masked with the mask for
-	// maskSeed) to tPrime and returns the key, its encoding ek and
-	// H(pw || sid || T').
-	newKeyMask func(seed, pw, sid []byte, maskSeed *[32]byte, tPrime []byte) (initKey, []byte, [32]byte, error)
 	// encapsulate encapsulates to the encoded key ek, with m as FIPS 203's
 	// randomness, or fresh randomness if m is nil; pre, if not nil, has
 	// the key's matrix (NoIC only).

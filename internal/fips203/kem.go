@@ -115,89 +115,19 @@ func GenerateKey[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyO
 
 // KeyGenInternal implements ML-KEM.KeyGen_internal (FIPS 203, Algorithm 16).
 func KeyGenInternal[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte) {
-	KeyGenInternalWithStreams(dk, p, d, z, nil)
-}
-
-// KeyGenInternalWithStreams is KeyGenInternal that also squeezes up to
-// three streams of SHAKE128 output (see Stream) for the caller. With the
-// four-way Keccak, the streams run in lanes of the same permutations as
-// key generation, which fits in the lanes they leave: a caller that needs
-// one to three long SHAKE128 outputs anyway (the Tempo PAKE's mask) gets
-// the key for few or no extra permutations. Without it, the streams are
-// squeezed one after the other after key generation. The key is the one
-// KeyGenInternal makes; the streams do not depend on it.
-func KeyGenInternalWithStreams[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte, streams []Stream) {
-	KeyGenInternalWithExtra(dk, p, d, z, &Extra{Streams: streams})
-}
-
-// KeyGenInternalWithExtra is KeyGenInternalWithStreams with the rest of
-// Extra: a hash whose input the caller builds, in x.Update, from the
-// streams and from ek as key generation encodes it into x.EKBuf (the Tempo
-// PAKE's nonce mask, over ek plus the mask), and which runs in lanes key
-// generation leaves once its own work has all started. Without the
-// four-way Keccak, key generation runs first, then the streams block by
-// block with x.Update after each block, then the hash.
-func KeyGenInternalWithExtra[E, D any, PE ekArrays[E], PD dkArrays[D]](dk *DecapsulationKeyOf[E, D, PE, PD], p *Params, d, z *[32]byte, x *Extra) {
-	if len(x.Streams) > maxStreams {
-		panic("fips203: more than three streams")
-	}
-	if x.EKBuf != nil && cap(x.EKBuf) < p.EncapsulationKeySize() {
-		panic("fips203: Extra.EKBuf too small for the encapsulation key")
-	}
 	dk.ek.setRank(p)
 	ex, dx := dk.ek.ex(), dk.dx()
 	if keccak.Accelerated() {
 		sigma := pkeSeeds(p, &ex, d)
-		dk.ek.h = keyGenX4(p, &ex, &dx, &sigma, x)
+		dk.ek.h = keyGenX4(p, &ex, &dx, &sigma)
 	} else {
 		pkeKeyGen(p, &ex, &dx, d)
 		var ekBuf [maxEncapsulationKeySize]byte
-		b := ekBuf[:0]
-		if x.EKBuf != nil {
-			b = x.EKBuf[:0]
-		}
-		b = dk.ek.Bytes(b)
-		dk.ek.h = sha3.Sum256(b)
-		extraGeneric(x, len(b))
+		dk.ek.h = sha3.Sum256(dk.ek.Bytes(ekBuf[:0]))
 	}
 	dk.z = *z
 	dk.d = *d
 	dk.hasSeed = true
-}
-
-// extraGeneric runs x one state at a time, after the caller's own work:
-// the streams, with x.Update after each block (as if a permutation; a
-// stream with Blocks set gets its blocks one at a time), then the hash.
-func extraGeneric(x *Extra, ekLen int) {
-	var hs [maxStreams]*sha3.SHAKE
-	steps := 1
-	for i := range x.Streams {
-		st := &x.Streams[i]
-		hs[i] = sha3.NewSHAKE128()
-		hs[i].Write(st.Seed[:])
-		if st.Blocks > 0 {
-			steps = max(steps, st.Blocks)
-		} else {
-			hs[i].Read(st.Out)
-			steps = max(steps, (len(st.Out)+keccak.Rate128-1)/keccak.Rate128)
-		}
-	}
-	for b := 1; b <= steps; b++ {
-		for i := range x.Streams {
-			if st := &x.Streams[i]; b <= st.Blocks {
-				hs[i].Read(st.Out[:keccak.Rate128])
-			}
-		}
-		if x.Update != nil {
-			x.Update(b, ekLen)
-		}
-	}
-	if x.Hash != nil {
-		if !x.Hash.Final {
-			panic("fips203: the schedule's hash input is never complete")
-		}
-		x.Hash.Sum = sha3.Sum256(x.Hash.In)
-	}
 }
 
 const maxEncapsulationKeySize = encodingSize12*maxK + 32

@@ -23,9 +23,8 @@ func sampleMatrixFIPS(a []nttElement, rho *[32]byte, k int) {
 		var s lanesSchedule
 		s.init(k, rho)
 		s.addMatrices()
-		var x Extra
 		for s.busy() {
-			s.step(a, &x)
+			s.step(a)
 		}
 		return
 	}

@@ -84,11 +84,10 @@ func (s *Lanes) Read(j int, out []byte) {
 	}
 }
 
-// ReadAll copies the first Rate128 bytes of lane j to *out[j], for every
-// lane: the output blocks of all four lanes at once, for lanes of rate
-// Rate128 or less (the assembly transposes the four lanes faster than
-// four Reads), each where its caller wants it.
-func (s *Lanes) ReadAll(out *[4]*[Rate128]byte) { s.readAll(out) }
+// ReadAll copies the first Rate128 bytes of every lane to out: the output
+// blocks of all four lanes at once, for lanes of rate Rate128 or less
+// (the assembly transposes the four lanes faster than four Reads).
+func (s *Lanes) ReadAll(out *[4][Rate128]byte) { s.readAll(out) }
 
 // Save returns a copy of lane j, for Restore after a permutation the lane
 // must not take part in.

@@ -196,7 +196,7 @@ func TestLanesReadAll(t *testing.T) {
 			}
 		}
 		var got [4][Rate128]byte
-		s.ReadAll(&[4]*[Rate128]byte{&got[0], &got[1], &got[2], &got[3]})
+		s.ReadAll(&got)
 		for j := range 4 {
 			want := make([]byte, Rate128)
 			s.Read(j, want)

@@ -18,13 +18,13 @@ func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {
 	}
 }
 
-// readAll copies the first Rate128 bytes of lane j of s to *out[j].
-func (s *Lanes) readAll(out *[4]*[Rate128]byte) {
+// readAll copies the first Rate128 bytes of every lane of s to out.
+func (s *Lanes) readAll(out *[4][Rate128]byte) {
 	if !Accelerated() {
-		for j, o := range out {
-			s.Read(j, o[:])
+		for j := range out {
+			s.Read(j, out[j][:])
 		}
 		return
 	}
-	keccakSqueeze168x4(&s.a, out[0], out[1], out[2], out[3])
+	keccakSqueeze168x4(&s.a, &out[0], &out[1], &out[2], &out[3])
 }

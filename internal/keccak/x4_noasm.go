@@ -15,8 +15,8 @@ func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {
 	}
 }
 
-func (s *Lanes) readAll(out *[4]*[Rate128]byte) {
-	for j, o := range out {
-		s.Read(j, o[:])
+func (s *Lanes) readAll(out *[4][Rate128]byte) {
+	for j := range out {
+		s.Read(j, out[j][:])
 	}
 }
