@@ -16,7 +16,7 @@ import (
 
 func BenchmarkGenA(b *testing.B) {
 	for _, level := range []int{512, 768, 1024} {
-		for _, smp := range Samplers {
+		for _, smp := range allSamplers {
 			b.Run(fmt.Sprintf("%d/%v", level, smp), func(b *testing.B) {
 				var a [16][256]uint16
 				var rho [32]byte
@@ -31,7 +31,7 @@ func BenchmarkGenA(b *testing.B) {
 }
 
 func BenchmarkSampler(b *testing.B) {
-	for _, smp := range Samplers {
+	for _, smp := range allSamplers {
 		b.Run(smp.String(), func(b *testing.B) {
 			var out [256]uint16
 			var seed [34]byte
@@ -51,11 +51,15 @@ func benchProtocol(b *testing.B, s *Scheme) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		msg2, _, err := s.Respond(pw, sid, msg1)
+		r, msg2, err := s.Respond(pw, sid, msg1)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := st.Finish(msg2); err != nil {
+		_, msg3, err := st.Finish(msg2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Finish(msg3); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -63,7 +67,7 @@ func benchProtocol(b *testing.B, s *Scheme) {
 
 func BenchmarkNoIC(b *testing.B) {
 	for _, level := range []int{512, 768, 1024} {
-		for _, smp := range Samplers {
+		for _, smp := range allSamplers {
 			s, _ := NewNoIC(level, smp)
 			b.Run(fmt.Sprintf("%d/%v", level, smp), func(b *testing.B) { benchProtocol(b, s) })
 		}
@@ -72,19 +76,19 @@ func BenchmarkNoIC(b *testing.B) {
 
 func BenchmarkTempo(b *testing.B) {
 	for _, level := range []int{512, 768, 1024} {
-		for _, smp := range Samplers {
+		for _, smp := range allSamplers {
 			s, _ := NewTempo(level, smp)
 			b.Run(fmt.Sprintf("%d/%v", level, smp), func(b *testing.B) { benchProtocol(b, s) })
 		}
 	}
 }
 
-// BenchmarkPhases times the three calls of the default scheme apart.
+// BenchmarkPhases times the calls of the default scheme apart.
 func BenchmarkPhases(b *testing.B) {
 	s := Default()
 	pw, sid := make([]byte, 32), make([]byte, 32)
 	st, msg1, _ := s.Start(pw, sid)
-	msg2, _, _ := s.Respond(pw, sid, msg1)
+	r, msg2, _ := s.Respond(pw, sid, msg1)
 	b.Run("Start", func(b *testing.B) {
 		for b.Loop() {
 			s.Start(pw, sid)
@@ -96,10 +100,18 @@ func BenchmarkPhases(b *testing.B) {
 		}
 	})
 	dk := st.dk
+	var msg3 []byte
 	b.Run("Finish", func(b *testing.B) {
 		for b.Loop() {
 			st.spent, st.dk = false, dk
-			st.Finish(msg2)
+			_, msg3, _ = st.Finish(msg2)
+		}
+	})
+	key, confirm := r.key, r.confirm
+	b.Run("ResponderFinish", func(b *testing.B) {
+		for b.Loop() {
+			r.spent, r.key, r.confirm = false, key, confirm
+			r.Finish(msg3)
 		}
 	})
 }

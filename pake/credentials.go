@@ -16,11 +16,12 @@ type Argon2Params struct {
 	Threads uint8  // lanes
 }
 
-// DefaultArgon2 is the second recommended option of RFC 9106 (section 4):
-// Argon2id with t = 3 passes, m = 64 MiB and p = 4 lanes. Both parties
-// must use the same costs; different costs give different pw, which looks
-// like a wrong password.
-var DefaultArgon2 = Argon2Params{Time: 3, Memory: 64 * 1024, Threads: 4}
+// DefaultArgon2 returns the second recommended option of RFC 9106
+// (section 4): Argon2id with t = 3 passes, m = 64 MiB and p = 4 lanes,
+// the costs [NewCredentials] uses when given none. Both parties must use
+// the same costs; different costs give different pw, which looks like a
+// wrong password.
+func DefaultArgon2() Argon2Params { return Argon2Params{Time: 3, Memory: 64 * 1024, Threads: 4} }
 
 // The labels of the derivation; see NewCredentials.
 const (
@@ -29,7 +30,7 @@ const (
 )
 
 // Credentials are the low-level pw and sid of one scheme, derived from a
-// human password and the two parties' identities by NewCredentials. A
+// human password and the two parties' identities by [NewCredentials]. A
 // value may start or answer any number of sessions (each with fresh
 // randomness); the expensive password hash runs once, in NewCredentials.
 type Credentials struct {
@@ -41,7 +42,7 @@ type Credentials struct {
 // NewCredentials derives the 32-byte pw and sid of scheme s from a human
 // password and the identities of the initiator and the responder (any
 // strings the two parties agree on, such as user and server names; they
-// may be empty), with the Argon2id costs kdf (nil means DefaultArgon2).
+// may be empty), with the Argon2id costs kdf (nil means [DefaultArgon2]).
 // Both parties pass the identities in the same order: initiator first.
 //
 // The derivation, with lp(x) = the 4-byte big-endian length of x ‖ x:
@@ -64,7 +65,8 @@ func NewCredentials(s *Scheme, password []byte, initiatorID, responderID string,
 		return nil, errors.New("pake: empty password")
 	}
 	if kdf == nil {
-		kdf = &DefaultArgon2
+		d := DefaultArgon2()
+		kdf = &d
 	}
 	if kdf.Time < 1 || kdf.Threads < 1 || kdf.Memory < 8*uint32(kdf.Threads) {
 		return nil, fmt.Errorf("pake: invalid Argon2id costs t=%d, m=%d KiB, p=%d (want t >= 1, p >= 1, m >= 8p)", kdf.Time, kdf.Memory, kdf.Threads)
@@ -98,7 +100,7 @@ func (c *Credentials) Scheme() *Scheme { return c.scheme }
 // SessionID returns the derived 32-byte sid (public).
 func (c *Credentials) SessionID() []byte { return append([]byte(nil), c.sid[:]...) }
 
-// Start is Scheme.Start with the derived pw and sid.
+// Start is [Scheme.Start] with the derived pw and sid.
 func (c *Credentials) Start() (*Initiator, []byte, error) {
 	if c.scheme == nil {
 		return nil, nil, errDestroyed
@@ -106,8 +108,8 @@ func (c *Credentials) Start() (*Initiator, []byte, error) {
 	return c.scheme.Start(c.pw[:], c.sid[:])
 }
 
-// Respond is Scheme.Respond with the derived pw and sid.
-func (c *Credentials) Respond(msg1 []byte) (msg2, key []byte, err error) {
+// Respond is [Scheme.Respond] with the derived pw and sid.
+func (c *Credentials) Respond(msg1 []byte) (*Responder, []byte, error) {
 	if c.scheme == nil {
 		return nil, nil, errDestroyed
 	}
@@ -116,8 +118,8 @@ func (c *Credentials) Respond(msg1 []byte) (msg2, key []byte, err error) {
 
 var errDestroyed = errors.New("pake: the credentials were destroyed")
 
-// Destroy overwrites the derived password hash. Start and Respond return
-// an error afterwards.
+// Destroy overwrites the derived password hash. [Credentials.Start] and
+// [Credentials.Respond] return an error afterwards.
 func (c *Credentials) Destroy() {
 	clear(c.pw[:])
 	c.scheme = nil

@@ -40,11 +40,15 @@ func TestCredentialsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg2, rkey, err := b.Respond(msg1)
+	r, msg2, err := b.Respond(msg1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ikey, err := st.Finish(msg2)
+	ikey, msg3, err := st.Finish(msg2)
+	if err != nil {
+		t.Fatalf("matching passwords: %v", err)
+	}
+	rkey, err := r.Finish(msg3)
 	if err != nil || !bytes.Equal(ikey, rkey) {
 		t.Fatalf("matching passwords: %v", err)
 	}
@@ -55,11 +59,11 @@ func TestCredentialsRoundTrip(t *testing.T) {
 	} {
 		other, _ := NewCredentials(s, []byte(c[0]), c[1], c[2], testArgon2)
 		st, msg1, _ := a.Start()
-		msg2, _, err := other.Respond(msg1)
+		_, msg2, err := other.Respond(msg1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Finish(msg2); err != ErrPasswordMismatch {
+		if _, _, err := st.Finish(msg2); err != ErrPasswordMismatch {
 			t.Errorf("different %s: %v", name, err)
 		}
 	}

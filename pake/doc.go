@@ -2,42 +2,61 @@
 // ML-KEM, NoIC[ML-KEM] and Tempo[ML-KEM] (Arriaga, Barbosa, Jarecki, "Tempo:
 // ML-KEM to PAKE Compiler Resilient to Timing Attacks", ePrint 2025/1399),
 // exactly interoperable with the authors' artifact, together with the
-// SampleNTT variants that make them safe against timing attacks.
+// SampleNTT variants that make them safe against timing attacks, and a key
+// confirmation so that both parties know the passwords matched.
 //
-// Two parties who share only a password run one round trip: the initiator
-// sends msg1 (Start), the responder answers msg2 and has the session key
-// (Respond), and the initiator checks msg2's tag and gets the same key
-// (Finish) or ErrPasswordMismatch. The responder never aborts; it learns
-// that the passwords matched only from a later message under the key.
+// Two parties who share only a password exchange three messages:
+//
+//	initiator                                     responder
+//	st, msg1 := Start(pw, sid)          msg1 ->
+//	                                              r, msg2 := Respond(pw, sid, msg1)
+//	                                    <- msg2
+//	key, msg3 := st.Finish(msg2)        msg3 ->
+//	                                              key := r.Finish(msg3)
+//
+// [Initiator.Finish] checks the responder's tag in msg2: if it verifies,
+// the responder had the same password, and the initiator gets the session
+// key and msg3, its own proof that it has the key. [Responder.Finish]
+// checks msg3 and only then releases the same key. On either side a
+// mismatch is [ErrPasswordMismatch] and releases nothing, and the
+// responder never aborts before msg3 (msg1 and msg2 are the artifact's
+// protocol, whose responder has implicit authentication only; msg3 makes
+// it explicit). Each side gets one password guess per session: an
+// attacker learns nothing that lets it test passwords offline.
 //
 // # Schemes
 //
-// A Scheme is a protocol, an ML-KEM level (512, 768, 1024) and a sampler:
+// A [Scheme] is a protocol, an ML-KEM level (512, 768, 1024) and a
+// [Sampler]:
 //
-//   - Tempo (the default, with C1 at ML-KEM-768): stock FIPS 203 ML-KEM
-//     (internal/fips203, the implementation package mlkem wraps, with the
-//     standard parameter sets); ρ travels
-//     in the clear, so the variable-time matrix expansion reveals nothing
-//     about the password, and only the k mask polynomials use the
-//     constant-time sampler.
-//   - NoIC: the sampler expands the matrix inside the KEM too (key
-//     generation, encapsulation, decapsulation's re-encryption, all through
-//     internal/fips203.WithSampler) because ρ is masked by the password.
-//     With B0 or C1 the KEM is not FIPS 203; its keys are their own type
-//     (NoICDecapsulationKey).
+//   - [Tempo] (the default, with C1 at ML-KEM-768) uses stock FIPS 203
+//     ML-KEM: internal/fips203, the implementation package mlkem wraps,
+//     with the standard parameter sets, for the initiator's key
+//     generation, the responder's encapsulation and the initiator's
+//     decapsulation. ρ travels in the clear, so the variable-time matrix
+//     expansion of ML-KEM reveals nothing about the password; only the k
+//     polynomials of the password mask use the constant-time sampler (on
+//     SHAKE128). Its other hashes are SHA3-256 (the mask seed, the nonce
+//     mask) and SHA3-512 (the session key and the responder's tag).
+//   - [NoIC] masks ρ with the password too, so the sampler also expands
+//     the matrix inside the KEM: key generation, encapsulation and
+//     decapsulation's re-encryption, all through internal/fips203's
+//     matrix-sampler parameter. With B0 or C1 the KEM is not FIPS 203.
 //
-// Samplers: A0 is FIPS 203 SampleNTT and is variable time: UNSAFE for real
-// passwords, there for comparison and benchmarks only. A1 computes A0's
-// output in constant time; B0 and C1 are different constant-time maps.
-// See Sampler.
+// The samplers A1, B0 and C1 are constant time ([Samplers]). The paper's A0,
+// FIPS 203 SampleNTT itself, is variable time and UNSAFE for real
+// passwords: it is there for comparisons and benchmarks only, under the
+// name [A0VariableTime], and [ByName], [ParseSampler] and [All] never give
+// it out.
 //
 // # Two layers
 //
-// The low-level layer (Scheme.Start, Scheme.Respond) takes the artifact's
-// 32-byte pw and sid; the known-answer tests run through it. The
-// high-level layer (NewCredentials) derives pw from a human password with
-// Argon2id and sid from the parties' identities; its derivation is
-// documented there.
+// The low-level layer ([Scheme.Start], [Scheme.Respond]) takes the
+// artifact's 32-byte pw and sid; the known-answer tests run through it,
+// with fixed randomness, in package
+// [github.com/pqkem/pqkem/pake/paketest]. The high-level layer
+// ([NewCredentials]) derives pw from a human password with Argon2id and
+// sid from the parties' identities; its derivation is documented there.
 //
 // # Wire format
 //
@@ -45,10 +64,13 @@
 //
 //	msg1 = Z ‖ T′ ‖ ρ′   (NoIC) or  Z ‖ T′ ‖ ρ   (Tempo), 384k + 64 bytes
 //	msg2 = tag ‖ ct, 32 + |ct| bytes
+//	msg3 = SHA3-256(lp("pqkem pake v1 initiator confirmation") ‖ lp(scheme name) ‖ key ‖ tag), 32 bytes
 //
 // with nonce random, (s, r) = SHA3-512(pw ‖ sid ‖ nonce) for NoIC or s =
 // SHA3-256(pw ‖ sid ‖ nonce) for Tempo, T′ = T + MaskVec(s) coefficient-wise
 // mod q (polynomial i from the sampler on s ‖ i ‖ 0xFF), ρ′ = ρ ⊕ r, Z =
 // nonce ⊕ SHA3-256(pw ‖ sid ‖ T′ ‖ ρ′) (NoIC) or SHA3-256(pw ‖ sid ‖ T′)
-// (Tempo), and key ‖ tag = SHA3-512(K ‖ sid ‖ ek ‖ msg1[:384k+32] ‖ ct).
+// (Tempo), key ‖ tag = SHA3-512(K ‖ sid ‖ ek ‖ msg1[:384k+32] ‖ ct), and
+// lp(x) the 4-byte big-endian length of x followed by x. msg1 and msg2 are
+// the artifact's; msg3 is this package's.
 package pake

@@ -5,11 +5,12 @@ import (
 	"testing"
 )
 
-// FuzzMessages feeds arbitrary bytes to Respond (as msg1) and Finish (as
-// msg2) of the default scheme and of NoIC-C1-ML-KEM-512: no panics; any
-// msg1 of the right length is answered (the responder never aborts), other
-// lengths are errors; a msg2 that is not the responder's answer is
-// rejected.
+// FuzzMessages feeds arbitrary bytes to Respond (as msg1), to
+// Initiator.Finish (as msg2) and to Responder.Finish (as msg3) of the
+// default scheme and of NoIC-C1-ML-KEM-512: no panics; any msg1 of the
+// right length is answered (the responder never aborts), other lengths
+// are errors; a msg2 that is not the responder's answer, and a msg3 that
+// is not the initiator's, are rejected.
 func FuzzMessages(f *testing.F) {
 	f.Add([]byte{}, uint8(0))
 	f.Add(bytes.Repeat([]byte{0xff}, 1216), uint8(1))
@@ -26,12 +27,18 @@ func FuzzMessages(f *testing.F) {
 			// Mostly right-length messages: pad.
 			msg = append(bytes.Clone(msg), make([]byte, s.Msg1Size()-len(msg))...)
 		}
-		msg2, key, err := s.Respond(pw, sid, msg)
+		r, msg2, err := s.Respond(pw, sid, msg)
 		if (err == nil) != (len(msg) == s.Msg1Size()) {
 			t.Fatalf("Respond on %d bytes: %v", len(msg), err)
 		}
-		if err == nil && (len(msg2) != s.Msg2Size() || len(key) != SessionKeySize) {
-			t.Fatalf("Respond gave %d, %d bytes", len(msg2), len(key))
+		if err == nil {
+			if len(msg2) != s.Msg2Size() {
+				t.Fatalf("Respond gave %d bytes", len(msg2))
+			}
+			// No arbitrary msg3 opens the responder's key.
+			if k, err := r.Finish(data); err == nil || k != nil {
+				t.Fatalf("Responder.Finish accepted %d arbitrary bytes", len(data))
+			}
 		}
 		st, _, err := s.Start(pw, sid)
 		if err != nil {
@@ -41,7 +48,7 @@ func FuzzMessages(f *testing.F) {
 		if which&2 == 0 && len(m2) < s.Msg2Size() {
 			m2 = append(bytes.Clone(m2), make([]byte, s.Msg2Size()-len(m2))...)
 		}
-		if k, err := st.Finish(m2); err == nil || k != nil {
+		if k, m3, err := st.Finish(m2); err == nil || k != nil || m3 != nil {
 			t.Fatalf("Finish accepted a msg2 of %d arbitrary bytes", len(m2))
 		}
 	})

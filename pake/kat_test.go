@@ -1,4 +1,4 @@
-package pake
+package pake_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/vectors"
+	"github.com/pqkem/pqkem/pake"
+	"github.com/pqkem/pqkem/pake/paketest"
 )
 
 const (
@@ -69,14 +71,13 @@ type pakeVector struct {
 }
 
 // TestVectors runs every transcript of pake_noic.json and pake_tempo.json
-// through the low-level API with the vector's fixed randomness and checks
-// everything byte for byte: msg1, msg2, the session key, the intermediates
-// (mask seed, ρ mask, mask vector, nonce mask, ek, dk, K, tag), and the
-// wrong-password run (recovered ek, both K, msg2, the responder's key, and
-// the initiator's rejection). Each vector also runs with the sampler the
-// file says is identical (NoIC-A1 on the A0 vectors, Tempo-A0 on the A1
-// ones), and the Tempo ones are also checked against crypto/mlkem-style
-// keys from package mlkem.
+// through package paketest with the vector's fixed randomness and checks
+// everything byte for byte: msg1, msg2, the session key of both parties,
+// the intermediates (mask seed, ρ mask, mask vector, nonce mask, ek, dk,
+// K, tag), and the wrong-password run (recovered ek, both K, msg2, the
+// responder's key, and the initiator's rejection). Each vector also runs
+// with the sampler the file says is identical (NoIC-A1 on the A0 vectors,
+// Tempo-A0 on the A1 ones).
 func TestVectors(t *testing.T) {
 	vectors.Require(t, noicFile, tempoFile)
 	var noic, tempo []pakeVector
@@ -86,7 +87,7 @@ func TestVectors(t *testing.T) {
 		t.Fatalf("%d NoIC and %d Tempo vectors, want 9 and 6", len(noic), len(tempo))
 	}
 	count := 0
-	forEachPath(t, func(t *testing.T) {
+	pake.ForEachPath(t, func(t *testing.T) {
 		for _, v := range append(noic, tempo...) {
 			smps := []string{v.Samplentt}
 			switch v.Samplentt {
@@ -98,10 +99,7 @@ func TestVectors(t *testing.T) {
 			for _, smp := range smps {
 				name := fmt.Sprintf("%s-%s-ML-KEM-%d", v.Protocol, smp, 256*v.K)
 				t.Run(name, func(t *testing.T) {
-					s, err := SchemeByName(name)
-					if err != nil {
-						t.Fatal(err)
-					}
+					s := vectorScheme(t, name)
 					if v.ParameterSet != fmt.Sprintf("ML-KEM-%d", s.Level()) {
 						t.Fatalf("parameter set %q", v.ParameterSet)
 					}
@@ -114,7 +112,33 @@ func TestVectors(t *testing.T) {
 	t.Logf("%d vector runs", count)
 }
 
-func runVector(t *testing.T, s *Scheme, v *pakeVector) {
+// vectorScheme returns the scheme named name, the A0 ones included (which
+// ByName refuses).
+func vectorScheme(t *testing.T, name string) *pake.Scheme {
+	t.Helper()
+	for _, s := range allSchemes() {
+		if s.Name() == name {
+			return s
+		}
+	}
+	t.Fatalf("no scheme %s", name)
+	return nil
+}
+
+// allSchemes returns every scheme, the ones with A0VariableTime included.
+func allSchemes() []*pake.Scheme {
+	var out []*pake.Scheme
+	for _, level := range []int{512, 768, 1024} {
+		for _, smp := range append([]pake.Sampler{pake.A0VariableTime}, pake.Samplers()...) {
+			n, _ := pake.NewNoIC(level, smp)
+			tp, _ := pake.NewTempo(level, smp)
+			out = append(out, n, tp)
+		}
+	}
+	return out
+}
+
+func runVector(t *testing.T, s *pake.Scheme, v *pakeVector) {
 	eq := func(what string, got, want []byte) {
 		t.Helper()
 		if len(want) == 0 {
@@ -130,64 +154,60 @@ func runVector(t *testing.T, s *Scheme, v *pakeVector) {
 		eq(what, h[:], want)
 	}
 	in := v.Input
-	var seed [64]byte
-	copy(seed[:], in.D)
-	copy(seed[32:], in.Z)
-	nonce := [32]byte(in.Nonce)
-	m := [32]byte(in.M)
 
-	// Intermediates the API computes internally.
-	ms := s.maskSeeds(in.Pw, in.Sid, &nonce)
-	eq("mask_seed", ms.s[:], v.Intermediate.MaskSeed)
-	if s.Protocol() == NoIC {
-		eq("rho_mask", ms.r[:], v.Intermediate.RhoMask)
+	// Intermediates the protocol computes internally.
+	ms, r := pake.MaskSeeds(s, in.Pw, in.Sid, in.Nonce)
+	eq("mask_seed", ms, v.Intermediate.MaskSeed)
+	if s.Protocol() == pake.NoIC {
+		eq("rho_mask", r, v.Intermediate.RhoMask)
 	} else if v.Intermediate.RhoMask != nil {
 		t.Fatal("Tempo vector with a rho_mask")
 	}
-	mask := maskVec(s.Sampler(), &ms.s, s.k)
-	var enc []byte
-	for i := range mask {
-		enc = encode12(enc, &mask[i])
-	}
+	enc, first := pake.EncodedMaskVec(s, ms)
 	hashEq("mask_vec_encoded_sha3_256", enc, v.Intermediate.MaskVecHash)
+	if len(v.Intermediate.MaskVecFirst) == 0 {
+		t.Fatal("mask_vec_poly0_first8: empty in the vector")
+	}
 	for i, c := range v.Intermediate.MaskVecFirst {
-		if int(mask[0][i]) != c {
-			t.Fatalf("mask_vec_poly0_first8[%d] = %d, want %d", i, mask[0][i], c)
+		if int(first[i]) != c {
+			t.Fatalf("mask_vec_poly0_first8[%d] = %d, want %d", i, first[i], c)
 		}
 	}
-	nm := s.nonceMask(in.Pw, in.Sid, v.Msg1)
-	eq("nonce_mask", nm[:], v.Intermediate.NonceMask)
+	eq("nonce_mask", pake.NonceMask(s, in.Pw, in.Sid, v.Msg1), v.Intermediate.NonceMask)
 
-	// The run.
-	st, msg1, err := s.start(in.Pw, in.Sid, &seed, &nonce)
+	// The run, through paketest.
+	st, msg1, err := paketest.Start(s, in.Pw, in.Sid, in.D, in.Z, in.Nonce)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq("ek", st.ek, v.Intermediate.Ek)
-	hashEq("dk_sha3_256", st.dk.expandedBytes(), v.Intermediate.DkHash)
+	eq("ek", st.EncapsulationKey(), v.Intermediate.Ek)
+	hashEq("dk_sha3_256", st.ExpandedDecapsulationKey(), v.Intermediate.DkHash)
 	eq("msg1", msg1, v.Msg1)
-	ekr, _ := s.recoverKey(in.Pw, in.Sid, msg1)
-	eq("recovered ek", ekr, v.Intermediate.Ek)
-	K, _, err := s.backend.encapsulate(st.ek, &m, nil)
+	eq("recovered ek", pake.RecoverKey(s, in.Pw, in.Sid, msg1), v.Intermediate.Ek)
+	K, _, err := pake.Encapsulate(s, st.EncapsulationKey(), in.M)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq("K", K, v.Intermediate.K)
-	msg2, rkey, err := s.respond(in.Pw, in.Sid, msg1, &m)
+	resp, msg2, err := paketest.Respond(s, in.Pw, in.Sid, msg1, in.M)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq("msg2", msg2, v.Msg2)
 	eq("tag", msg2[:32], v.Intermediate.Tag)
-	eq("responder session_key", rkey, v.SessionKey)
 	if !v.InitiatorAccepts {
 		t.Fatal("vector says the initiator rejects the honest run")
 	}
-	ikey, err := st.Finish(msg2)
+	ikey, msg3, err := st.Finish(msg2)
 	if err != nil {
-		t.Fatalf("Finish: %v", err)
+		t.Fatalf("Initiator.Finish: %v", err)
 	}
 	eq("initiator session_key", ikey, v.SessionKey)
+	rkey, err := resp.Finish(msg3)
+	if err != nil {
+		t.Fatalf("Responder.Finish: %v", err)
+	}
+	eq("responder session_key", rkey, v.SessionKey)
 
 	// The wrong-password run: the responder with pw_responder on the same
 	// msg1 and m.
@@ -195,38 +215,33 @@ func runVector(t *testing.T, s *Scheme, v *pakeVector) {
 	if w.InitiatorAccepts || w.ArtifactReturn != 1 {
 		t.Fatal("vector says the initiator accepts a wrong password")
 	}
-	ekw, _ := s.recoverKey(w.PwResponder, in.Sid, msg1)
+	ekw := pake.RecoverKey(s, w.PwResponder, in.Sid, msg1)
 	hashEq("ek_recovered_sha3_256", ekw, w.EkRecoveredHash)
-	Kw, _, err := s.backend.encapsulate(ekw, &m, nil)
+	Kw, _, err := pake.Encapsulate(s, ekw, in.M)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq("K_responder", Kw, w.KResponder)
-	msg2w, rkeyw, err := s.respond(w.PwResponder, in.Sid, msg1, &m)
+	respw, msg2w, err := paketest.Respond(s, w.PwResponder, in.Sid, msg1, in.M)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq("wrong_password.msg2", msg2w, w.Msg2)
-	eq("session_key_responder", rkeyw, w.SessionKeyResponder)
-	st2, _, err := s.start(in.Pw, in.Sid, &seed, &nonce)
+	eq("session_key_responder", respw.Key(), w.SessionKeyResponder)
+	st2, _, err := paketest.Start(s, in.Pw, in.Sid, in.D, in.Z, in.Nonce)
 	if err != nil {
 		t.Fatal(err)
 	}
-	Ki, err := st2.dk.decapsulate(msg2w[32:])
+	Ki, err := st2.Decapsulate(msg2w[32:])
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq("K_initiator", Ki, w.KInitiator)
-	if key, err := st2.Finish(msg2w); err != ErrPasswordMismatch || key != nil {
-		t.Fatalf("Finish with a wrong password: key %x, error %v", key, err)
+	if key, msg3, err := st2.Finish(msg2w); err != pake.ErrPasswordMismatch || key != nil || msg3 != nil {
+		t.Fatalf("Finish with a wrong password: key %x, msg3 %x, error %v", key, msg3, err)
 	}
-}
-
-// encode12 is ByteEncode12 of a canonical polynomial.
-func encode12(b []byte, f *[256]uint16) []byte {
-	for i := 0; i < n; i += 2 {
-		x, y := f[i], f[i+1]
-		b = append(b, byte(x), byte(x>>8)|byte(y<<4), byte(y>>4))
+	// The honest initiator's msg3 does not open the wrong responder's key.
+	if key, err := respw.Finish(msg3); err != pake.ErrPasswordMismatch || key != nil {
+		t.Fatalf("Responder.Finish with a wrong password: key %x, error %v", key, err)
 	}
-	return b
 }

@@ -3,6 +3,9 @@ package pake
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha3"
+	"encoding/binary"
+	"errors"
 	"strings"
 	"testing"
 
@@ -15,11 +18,45 @@ func randBytes(n int) []byte {
 	return b
 }
 
+// schemeNamed returns the scheme named name, the A0 ones included.
+func schemeNamed(name string) *Scheme {
+	for _, s := range allSchemes() {
+		if s.name == name {
+			return s
+		}
+	}
+	panic("no scheme " + name)
+}
+
+// run runs the three steps of s with pw and sid on both sides and returns
+// both keys and the three messages.
+func run(t *testing.T, s *Scheme, pw, sid []byte) (ikey, rkey, msg1, msg2, msg3 []byte) {
+	t.Helper()
+	st, msg1, err := s.Start(pw, sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, msg2, err := s.Respond(pw, sid, msg1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ikey, msg3, err = st.Finish(msg2)
+	if err != nil {
+		t.Fatalf("Initiator.Finish: %v", err)
+	}
+	rkey, err = r.Finish(msg3)
+	if err != nil {
+		t.Fatalf("Responder.Finish: %v", err)
+	}
+	return ikey, rkey, msg1, msg2, msg3
+}
+
 // TestRoundTrip runs every scheme (both protocols, three levels, four
-// samplers) with a matching password, then with a wrong one: the initiator
-// gets ErrPasswordMismatch and no key, and the responder's key differs.
+// samplers) with a matching password, then with a wrong one and a wrong
+// session identifier: the initiator gets ErrPasswordMismatch and neither
+// a key nor msg3, and the responder releases no key for any msg3.
 func TestRoundTrip(t *testing.T) {
-	for _, s := range Schemes() {
+	for _, s := range allSchemes() {
 		t.Run(s.Name(), func(t *testing.T) {
 			pw, sid := randBytes(32), randBytes(32)
 			st, msg1, err := s.Start(pw, sid)
@@ -29,44 +66,146 @@ func TestRoundTrip(t *testing.T) {
 			if len(msg1) != s.Msg1Size() || len(msg1) != 384*s.Level()/256+64 {
 				t.Fatalf("msg1 length %d", len(msg1))
 			}
-			msg2, rkey, err := s.Respond(pw, sid, msg1)
+			r, msg2, err := s.Respond(pw, sid, msg1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(msg2) != s.Msg2Size() || len(rkey) != SessionKeySize {
-				t.Fatalf("msg2 length %d, key length %d", len(msg2), len(rkey))
+			if len(msg2) != s.Msg2Size() {
+				t.Fatalf("msg2 length %d", len(msg2))
 			}
-			ikey, err := st.Finish(msg2)
+			ikey, msg3, err := st.Finish(msg2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ikey) != SessionKeySize || len(msg3) != Msg3Size {
+				t.Fatalf("key length %d, msg3 length %d", len(ikey), len(msg3))
+			}
+			rkey, err := r.Finish(msg3)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(ikey, rkey) {
 				t.Fatal("keys differ")
 			}
-			if _, err := st.Finish(msg2); err == nil || !strings.Contains(err.Error(), "twice") {
-				t.Fatalf("second Finish: %v", err)
+			if _, _, err := st.Finish(msg2); err == nil || !strings.Contains(err.Error(), "twice") {
+				t.Fatalf("second Initiator.Finish: %v", err)
+			}
+			if _, err := r.Finish(msg3); err == nil || !strings.Contains(err.Error(), "twice") {
+				t.Fatalf("second Responder.Finish: %v", err)
 			}
 
-			// Wrong password (one bit).
-			st, msg1, _ = s.Start(pw, sid)
+			// Wrong password (one bit), then wrong session identifier.
 			wrong := bytes.Clone(pw)
 			wrong[31] ^= 1
-			msg2, rkey, err = s.Respond(wrong, sid, msg1)
-			if err != nil {
-				t.Fatalf("the responder aborted: %v", err)
+			for _, c := range []struct {
+				what    string
+				pw, sid []byte
+			}{{"password", wrong, sid}, {"sid", pw, randBytes(32)}} {
+				st, msg1, _ := s.Start(pw, sid)
+				r, msg2, err := s.Respond(c.pw, c.sid, msg1)
+				if err != nil {
+					t.Fatalf("wrong %s: the responder aborted: %v", c.what, err)
+				}
+				key, msg3, err := st.Finish(msg2)
+				if err != ErrPasswordMismatch || key != nil || msg3 != nil {
+					t.Fatalf("wrong %s: Initiator.Finish gave %x, %x, %v", c.what, key, msg3, err)
+				}
+				// The initiator has no msg3 to send; the responder
+				// releases its key for none, here the msg3 of another,
+				// honest session.
+				_, _, _, _, other := run(t, s, pw, sid)
+				if key, err := r.Finish(other); err != ErrPasswordMismatch || key != nil {
+					t.Fatalf("wrong %s: Responder.Finish gave %x, %v", c.what, key, err)
+				}
 			}
-			ikey, err = st.Finish(msg2)
-			if err != ErrPasswordMismatch || ikey != nil {
-				t.Fatalf("Finish with a wrong password: %x, %v", ikey, err)
+		})
+	}
+}
+
+// TestConfirmation checks the key confirmation on its own, for the
+// default scheme and NoIC-C1-ML-KEM-512: msg3 is the documented hash and
+// not the key; a tampered, replayed (from another session of the same
+// parties), truncated or extended msg3 releases no key, and spends the
+// state so that the right msg3 afterwards does not either; a responder
+// state from a wrong password never releases its key.
+func TestConfirmation(t *testing.T) {
+	noic, _ := NewNoIC(512, C1)
+	for _, s := range []*Scheme{Default(), noic} {
+		t.Run(s.Name(), func(t *testing.T) {
+			pw, sid := randBytes(32), randBytes(32)
+
+			// Match: msg3 as documented.
+			ikey, rkey, _, msg2, msg3 := run(t, s, pw, sid)
+			if !bytes.Equal(ikey, rkey) {
+				t.Fatal("keys differ")
 			}
-			// Wrong session identifier.
-			st, msg1, _ = s.Start(pw, sid)
-			msg2, rkey2, _ := s.Respond(pw, randBytes(32), msg1)
-			if ikey, err = st.Finish(msg2); err != ErrPasswordMismatch || ikey != nil {
-				t.Fatalf("Finish with a wrong sid: %x, %v", ikey, err)
+			var in []byte
+			for _, f := range []string{"pqkem pake v1 initiator confirmation", s.Name()} {
+				in = binary.BigEndian.AppendUint32(in, uint32(len(f)))
+				in = append(in, f...)
 			}
-			if bytes.Equal(rkey, rkey2) {
-				t.Fatal("responder keys repeat")
+			in = append(append(in, ikey...), msg2[:32]...)
+			if want := sha3.Sum256(in); !bytes.Equal(msg3, want[:]) {
+				t.Fatal("msg3 is not SHA3-256(lp(label) || lp(name) || key || tag)")
+			}
+			if bytes.Contains(msg3, ikey[:8]) {
+				t.Fatal("msg3 contains the key")
+			}
+
+			// respond starts a session and returns the responder's state
+			// and the initiator's msg3.
+			respond := func() (*Responder, []byte) {
+				t.Helper()
+				st, msg1, _ := s.Start(pw, sid)
+				r, msg2, err := s.Respond(pw, sid, msg1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, msg3, err := st.Finish(msg2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r, msg3
+			}
+			spentAfter := func(what string, r *Responder, good []byte) {
+				t.Helper()
+				if key, err := r.Finish(good); err == nil || key != nil {
+					t.Errorf("%s: the right msg3 afterwards gave %x, %v", what, key, err)
+				}
+			}
+
+			// Tampered: one bit anywhere.
+			for _, bit := range []int{0, 7, 100, 8*Msg3Size - 1} {
+				r, msg3 := respond()
+				bad := bytes.Clone(msg3)
+				bad[bit/8] ^= 1 << (bit % 8)
+				if key, err := r.Finish(bad); err != ErrPasswordMismatch || key != nil {
+					t.Errorf("bit %d flipped: %x, %v", bit, key, err)
+				}
+				spentAfter("tampered", r, msg3)
+			}
+			// Replayed: the msg3 of another session of the same parties.
+			r, good := respond()
+			if key, err := r.Finish(msg3); err != ErrPasswordMismatch || key != nil {
+				t.Errorf("replayed msg3: %x, %v", key, err)
+			}
+			spentAfter("replayed", r, good)
+			// Truncated, empty, extended: a length error, not a mismatch.
+			for _, l := range []int{0, 1, Msg3Size - 1, Msg3Size + 1} {
+				r, msg3 := respond()
+				bad := append(bytes.Clone(msg3), 0)[:l]
+				key, err := r.Finish(bad)
+				if err == nil || key != nil || errors.Is(err, ErrPasswordMismatch) || !strings.Contains(err.Error(), "msg3 length") {
+					t.Errorf("%d-byte msg3: %x, %v", l, key, err)
+				}
+				spentAfter("wrong length", r, msg3)
+			}
+			// The zero values.
+			if _, _, err := new(Initiator).Finish(msg2); err == nil {
+				t.Error("Finish of a zero Initiator succeeded")
+			}
+			if _, err := new(Responder).Finish(msg3); err == nil {
+				t.Error("Finish of a zero Responder succeeded")
 			}
 		})
 	}
@@ -75,7 +214,7 @@ func TestRoundTrip(t *testing.T) {
 // TestMalformed checks truncated, extended and bit-flipped messages and
 // wrong input lengths at every level of the default protocol and NoIC-C1.
 func TestMalformed(t *testing.T) {
-	for _, s := range Schemes() {
+	for _, s := range All() {
 		if s.Sampler() != C1 {
 			continue
 		}
@@ -98,17 +237,17 @@ func TestMalformed(t *testing.T) {
 					t.Errorf("Respond on a %d-byte msg1: %v", len(m), err)
 				}
 			}
-			msg2, _, _ := s.Respond(pw, sid, msg1)
+			_, msg2, _ := s.Respond(pw, sid, msg1)
 			// A wrong-length msg2 is an error and spends the state.
-			if _, err := st.Finish(msg2[:len(msg2)-1]); err == nil || !strings.Contains(err.Error(), "msg2 length") {
+			if _, _, err := st.Finish(msg2[:len(msg2)-1]); err == nil || !strings.Contains(err.Error(), "msg2 length") {
 				t.Errorf("Finish on a truncated msg2: %v", err)
 			}
-			if _, err := st.Finish(msg2); err == nil {
+			if _, _, err := st.Finish(msg2); err == nil {
 				t.Error("Finish after a failed Finish succeeded")
 			}
 			st, msg1, _ = s.Start(pw, sid)
-			msg2, _, _ = s.Respond(pw, sid, msg1)
-			if _, err := st.Finish(append(bytes.Clone(msg2), 0)); err == nil {
+			_, msg2, _ = s.Respond(pw, sid, msg1)
+			if _, _, err := st.Finish(append(bytes.Clone(msg2), 0)); err == nil {
 				t.Error("Finish on an extended msg2 succeeded")
 			}
 
@@ -119,20 +258,20 @@ func TestMalformed(t *testing.T) {
 				st, msg1, _ := s.Start(pw, sid)
 				bad := bytes.Clone(msg1)
 				bad[pos] ^= 0x80
-				msg2, _, err := s.Respond(pw, sid, bad)
+				_, msg2, err := s.Respond(pw, sid, bad)
 				if err != nil {
 					t.Fatalf("Respond on a flipped msg1 (byte %d): %v", pos, err)
 				}
-				if key, err := st.Finish(msg2); err != ErrPasswordMismatch || key != nil {
+				if key, _, err := st.Finish(msg2); err != ErrPasswordMismatch || key != nil {
 					t.Errorf("flip in msg1 byte %d: Finish gave %x, %v", pos, key, err)
 				}
 			}
 			// Bit flips in msg2: tag and ciphertext.
 			for _, pos := range []int{0, 31, 32, 100, s.Msg2Size() - 1} {
 				st, msg1, _ := s.Start(pw, sid)
-				msg2, _, _ := s.Respond(pw, sid, msg1)
+				_, msg2, _ := s.Respond(pw, sid, msg1)
 				msg2[pos] ^= 1
-				if key, err := st.Finish(msg2); err != ErrPasswordMismatch || key != nil {
+				if key, _, err := st.Finish(msg2); err != ErrPasswordMismatch || key != nil {
 					t.Errorf("flip in msg2 byte %d: Finish gave %x, %v", pos, key, err)
 				}
 			}
@@ -180,22 +319,34 @@ func TestSchemes(t *testing.T) {
 	if d := Default(); d.Name() != "Tempo-C1-ML-KEM-768" || d.Protocol() != Tempo || d.Sampler() != C1 || d.Level() != 768 {
 		t.Fatalf("Default() = %v", d)
 	}
-	if len(Schemes()) != 24 {
-		t.Fatalf("%d schemes", len(Schemes()))
+	if len(All()) != 18 || len(allSchemes()) != 24 {
+		t.Fatalf("%d schemes, %d with A0", len(All()), len(allSchemes()))
 	}
-	for _, s := range Schemes() {
-		got, err := SchemeByName(strings.ToLower(s.Name()))
+	for _, s := range All() {
+		if !s.Sampler().ConstantTime() {
+			t.Errorf("All() has %v", s)
+		}
+		got, err := ByName(strings.ToLower(s.Name()))
 		if err != nil || got != s {
-			t.Errorf("SchemeByName(%q) = %v, %v", s.Name(), got, err)
+			t.Errorf("ByName(%q) = %v, %v", s.Name(), got, err)
 		}
 	}
-	if s, err := SchemeByName("NoIC-C0-ML-KEM-512"); err != nil || s.Sampler() != C1 {
+	if s, err := ByName("NoIC-C0-ML-KEM-512"); err != nil || s.Sampler() != C1 {
 		t.Errorf("C0: %v %v", s, err)
 	}
 	for _, bad := range []string{"", "Tempo-C1-ML-KEM-769", "NoIC-D1-ML-KEM-512", "Tempo"} {
-		if _, err := SchemeByName(bad); err == nil {
-			t.Errorf("SchemeByName(%q) succeeded", bad)
+		if _, err := ByName(bad); err == nil || !strings.HasPrefix(err.Error(), "pake: unknown scheme") {
+			t.Errorf("ByName(%q): %v", bad, err)
 		}
+	}
+	// A0 only through NewNoIC and NewTempo with A0VariableTime.
+	for _, name := range []string{"NoIC-A0-ML-KEM-768", "tempo-a0-ml-kem-512"} {
+		if s, err := ByName(name); err == nil || !strings.Contains(err.Error(), "variable-time") {
+			t.Errorf("ByName(%q) = %v, %v", name, s, err)
+		}
+	}
+	if s, err := NewNoIC(768, A0VariableTime); err != nil || s.Name() != "NoIC-A0-ML-KEM-768" || s.Sampler().ConstantTime() {
+		t.Errorf("NewNoIC(768, A0VariableTime) = %v, %v", s, err)
 	}
 	if _, err := NewNoIC(700, C1); err == nil {
 		t.Error("NewNoIC(700) succeeded")
@@ -206,28 +357,28 @@ func TestSchemes(t *testing.T) {
 	if s, err := NewNoIC(1024, B0); err != nil || s.Name() != "NoIC-B0-ML-KEM-1024" {
 		t.Errorf("NewNoIC(1024, B0) = %v, %v", s, err)
 	}
+	if a, b := Samplers(), Samplers(); len(a) != 3 || &a[0] == &b[0] {
+		t.Error("Samplers() does not return a fresh list of three")
+	}
+	if d := DefaultArgon2(); d != (Argon2Params{Time: 3, Memory: 64 * 1024, Threads: 4}) {
+		t.Errorf("DefaultArgon2() = %+v", d)
+	}
 }
 
-// TestNoICKeysAreNotMLKEM checks that NoIC-C1 keys differ from ML-KEM keys
-// from the same seed (the matrix sampler differs), while NoIC-A0/A1 and
-// every Tempo key are ML-KEM keys.
+// TestNoICKeysAreNotMLKEM checks that NoIC-B0 and NoIC-C1 keys differ from
+// ML-KEM keys from the same seed (the matrix sampler differs), while
+// NoIC-A0/A1 and every Tempo key are ML-KEM keys.
 func TestNoICKeysAreNotMLKEM(t *testing.T) {
-	seed := randBytes(64)
-	dk, _ := mlkem.NewDecapsulationKey768(seed)
+	seed := [64]byte(randBytes(64))
+	dk, _ := mlkem.NewDecapsulationKey768(seed[:])
 	want := dk.EncapsulationKey().Bytes()
-	for _, smp := range Samplers {
+	for _, smp := range []Sampler{A0VariableTime, A1, B0, C1} {
 		for _, proto := range []Protocol{NoIC, Tempo} {
 			s := lookup(proto, 768, smp)
-			k, err := s.backend.newKey(seed, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			isFIPS := proto == Tempo || smp == A0 || smp == A1
-			if got := bytes.Equal(k.encapsulationKey(), want); got != isFIPS {
+			k := s.newKey(&seed, nil)
+			isFIPS := proto == Tempo || smp == A0VariableTime || smp == A1
+			if got := bytes.Equal(k.EncapsulationKey().Bytes(nil), want); got != isFIPS {
 				t.Errorf("%v: key equals ML-KEM's: %v, want %v", s, got, isFIPS)
-			}
-			if _, ok := k.(*NoICDecapsulationKey); ok != (proto == NoIC) {
-				t.Errorf("%v: key type %T", s, k)
 			}
 		}
 	}
@@ -240,17 +391,15 @@ func TestPresampleFallback(t *testing.T) {
 	var rho, ms [32]byte
 	rand.Read(rho[:])
 	pre := s.presample(&rho, &ms)
-	seed := randBytes(64)
-	k1, _ := s.backend.newKey(seed, nil)
-	k2, _ := s.backend.newKey(seed, pre)
-	if !bytes.Equal(k1.encapsulationKey(), k2.encapsulationKey()) {
+	seed := [64]byte(randBytes(64))
+	ek := s.newKey(&seed, nil).EncapsulationKey().Bytes(nil)
+	if !bytes.Equal(ek, s.newKey(&seed, pre).EncapsulationKey().Bytes(nil)) {
 		t.Fatal("a presampled parameter set for another rho changed the key")
 	}
-	ek := k1.encapsulationKey()
 	m := [32]byte{1}
-	K1, c1, _ := s.backend.encapsulate(ek, &m, nil)
-	K2, c2, _ := s.backend.encapsulate(ek, &m, pre)
-	if !bytes.Equal(K1, K2) || !bytes.Equal(c1, c2) {
+	K1, c1, _ := s.encapsulate(ek, &m, nil)
+	K2, c2, _ := s.encapsulate(ek, &m, pre)
+	if K1 != K2 || !bytes.Equal(c1, c2) {
 		t.Fatal("a presampled parameter set for another rho changed the encapsulation")
 	}
 }

@@ -3,6 +3,7 @@ package pake
 import (
 	"crypto/sha3"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -17,13 +18,15 @@ import (
 type Sampler uint8
 
 const (
-	// A0 is FIPS 203 SampleNTT (Algorithm 7): rejection sampling, reading
-	// as many SHAKE128 bytes as it needs. Its running time depends on the
-	// seed, and in the PAKEs the seed depends on the password: an attacker
-	// who times a party can run an offline dictionary attack. A0 exists for
-	// comparison and for the benchmarks only; it is UNSAFE for real
-	// passwords.
-	A0 Sampler = iota + 1
+	// A0VariableTime is FIPS 203 SampleNTT (Algorithm 7), the paper's A0:
+	// rejection sampling, reading as many SHAKE128 bytes as it needs, so
+	// its running time depends on its seed. In both protocols the mask's
+	// seeds depend on the password, and in NoIC so does the matrix's (ρ is
+	// masked): an attacker who times a party can test password guesses
+	// offline. It is UNSAFE for real passwords, and exists for comparisons
+	// and benchmarks only: [ParseSampler], [ByName] and [All] never return
+	// it or a scheme that uses it; only [NewNoIC] and [NewTempo] take it.
+	A0VariableTime Sampler = iota + 1
 	// A1 is the "fixed loop sampler": the same output as A0 (whenever A0
 	// succeeds within 280 iterations, that is except with probability about
 	// 2^-261), computed in constant time from exactly 840 SHAKE128 bytes.
@@ -39,12 +42,13 @@ const (
 	C1
 )
 
-// Samplers lists the variants, A0 first.
-var Samplers = []Sampler{A0, A1, B0, C1}
+// Samplers returns the constant-time samplers: A1, B0 and C1 (not
+// [A0VariableTime]).
+func Samplers() []Sampler { return []Sampler{A1, B0, C1} }
 
 func (s Sampler) String() string {
 	switch s {
-	case A0:
+	case A0VariableTime:
 		return "A0"
 	case A1:
 		return "A1"
@@ -56,12 +60,13 @@ func (s Sampler) String() string {
 	return fmt.Sprintf("Sampler(%d)", uint8(s))
 }
 
-// ParseSampler returns the sampler named name ("A0", "A1", "B0" or "C1";
-// "C0" is accepted as C1, whose output it is).
+// ParseSampler returns the constant-time sampler named name ("A1", "B0"
+// or "C1"; "C0" is accepted as C1, whose output it is). It refuses "A0":
+// see [A0VariableTime].
 func ParseSampler(name string) (Sampler, error) {
 	switch name {
 	case "A0", "a0":
-		return A0, nil
+		return 0, errors.New("pake: sampler A0 is variable time and leaks the password through timing; want A1, B0 or C1 (A0VariableTime is for comparisons only)")
 	case "A1", "a1":
 		return A1, nil
 	case "B0", "b0":
@@ -69,18 +74,18 @@ func ParseSampler(name string) (Sampler, error) {
 	case "C0", "c0", "C1", "c1":
 		return C1, nil
 	}
-	return 0, fmt.Errorf("pake: unknown sampler %q, want A0, A1, B0 or C1", name)
+	return 0, fmt.Errorf("pake: unknown sampler %q, want A1, B0 or C1", name)
 }
 
 // ConstantTime reports whether the sampler's running time is independent
-// of its seed: true for all but A0.
+// of its seed: true for all but [A0VariableTime].
 func (s Sampler) ConstantTime() bool { return s == A1 || s == B0 || s == C1 }
 
-func (s Sampler) valid() bool { return s >= A0 && s <= C1 }
+func (s Sampler) valid() bool { return s >= A0VariableTime && s <= C1 }
 
 // XOFBytes is the number of SHAKE128 output bytes the sampler reads: 840
-// for A1, 400 for B0, 6144 for C1, and 0 for A0, which reads a variable
-// amount.
+// for A1, 400 for B0, 6144 for C1, and 0 for [A0VariableTime], which
+// reads a variable amount.
 func (s Sampler) XOFBytes() int {
 	switch s {
 	case A1:
@@ -125,7 +130,7 @@ func blocks128(nbytes int) int { return (nbytes + keccak.Rate128 - 1) / keccak.R
 // values), so the outputs can live on the caller's stack.
 func (s Sampler) sampleBatch(out []*[256]uint16, seeds [][34]byte) {
 	switch s {
-	case A0:
+	case A0VariableTime:
 		e := 0
 		if keccak.Accelerated() {
 			for ; e+4 <= len(out); e += 4 {
@@ -238,7 +243,7 @@ func (s Sampler) fromBytes(out *[256]uint16, b []byte) {
 // sampleA0 is FIPS 203 SampleNTT (Algorithm 7). It reads SHAKE128 three
 // bytes at a time until 256 coefficients are accepted, with no iteration
 // cap: it equals the ML-KEM matrix sampler in every case, and its running
-// time depends on the seed. Variable time; see A0.
+// time depends on the seed. Variable time; see [A0VariableTime].
 func sampleA0(out *[256]uint16, seed *[34]byte) {
 	h := sha3.NewSHAKE128()
 	h.Write(seed[:])
@@ -252,7 +257,7 @@ func sampleA0(out *[256]uint16, seed *[34]byte) {
 // sampleA0x4 is sampleA0 for four seeds with the four-way Keccak, as the
 // ML-KEM matrix expansion does it: three blocks for every lane (enough in
 // more than 99% of cases), then one more block for all four while any lane
-// is short. Variable time; see A0.
+// is short. Variable time; see [A0VariableTime].
 func sampleA0x4(out *[4]*[256]uint16, seeds *[4][34]byte) {
 	var x keccak.X4
 	x.Init128([4][]byte{seeds[0][:], seeds[1][:], seeds[2][:], seeds[3][:]})
@@ -278,8 +283,8 @@ func sampleA0x4(out *[4]*[256]uint16, seeds *[4][34]byte) {
 
 // SampleMatrix sets a[i*k+j] to the sampler's output for rho || i || j, for
 // i, j < k: the matrix Â of ML-KEM (as NoIC expands it; gen_a in the
-// paper's tables), transposed as internal/fips203 stores it. With A0 it is
-// the FIPS 203 matrix.
+// paper's tables), transposed as internal/fips203 stores it. With
+// [A0VariableTime] and [A1] it is the FIPS 203 matrix.
 func (s Sampler) SampleMatrix(a *[16][256]uint16, rho *[32]byte, k int) {
 	if !s.valid() || k < 1 || k > 4 {
 		panic("pake: invalid sampler or k")

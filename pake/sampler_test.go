@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"math/bits"
 	mrand "math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
@@ -24,6 +25,9 @@ type sampleNTTVector struct {
 	C1     []int  `json:"C1"`
 	C1XOF  int    `json:"C1_xof_bytes_consumed"`
 }
+
+// allSamplers are the four samplers, A0VariableTime first.
+var allSamplers = []Sampler{A0VariableTime, A1, B0, C1}
 
 // forEachPath runs f with the four-way AVX2 Keccak (if the machine has it)
 // and with the generic path.
@@ -52,7 +56,7 @@ func TestSampleNTTVectors(t *testing.T) {
 				s    Sampler
 				want []int
 				xof  int
-			}{{A0, v.A0, 0}, {A1, v.A0, a1Bytes}, {B0, v.B0, v.B0XOF}, {C1, v.C1, v.C1XOF}} {
+			}{{A0VariableTime, v.A0, 0}, {A1, v.A0, a1Bytes}, {B0, v.B0, v.B0XOF}, {C1, v.C1, v.C1XOF}} {
 				if len(c.want) != n {
 					t.Fatalf("vector %d %v: %d coefficients", vi, c.s, len(c.want))
 				}
@@ -368,7 +372,7 @@ func TestDiv2by1(t *testing.T) {
 
 // TestSamplerRange checks that every sampler's output is below q.
 func TestSamplerRange(t *testing.T) {
-	for _, s := range Samplers {
+	for _, s := range allSamplers {
 		for _, seed := range randomSeeds(t, 20) {
 			var out [256]uint16
 			s.Sample(&out, &seed)
@@ -382,10 +386,15 @@ func TestSamplerRange(t *testing.T) {
 }
 
 func TestParseSampler(t *testing.T) {
-	for _, s := range Samplers {
+	for _, s := range Samplers() {
 		got, err := ParseSampler(s.String())
 		if err != nil || got != s {
 			t.Errorf("ParseSampler(%q) = %v, %v", s, got, err)
+		}
+	}
+	for _, name := range []string{"A0", "a0"} {
+		if s, err := ParseSampler(name); err == nil || !strings.Contains(err.Error(), "variable time") {
+			t.Errorf("ParseSampler(%q) = %v, %v", name, s, err)
 		}
 	}
 	if s, err := ParseSampler("C0"); err != nil || s != C1 {
@@ -394,7 +403,7 @@ func TestParseSampler(t *testing.T) {
 	if _, err := ParseSampler("D7"); err == nil {
 		t.Error("ParseSampler(D7) succeeded")
 	}
-	if A0.ConstantTime() || !A1.ConstantTime() || !B0.ConstantTime() || !C1.ConstantTime() {
+	if A0VariableTime.ConstantTime() || !A1.ConstantTime() || !B0.ConstantTime() || !C1.ConstantTime() {
 		t.Error("ConstantTime is wrong")
 	}
 }

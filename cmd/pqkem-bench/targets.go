@@ -139,7 +139,7 @@ func allTargets() []*target {
 			})
 		}
 	}
-	for _, smp := range pake.Samplers {
+	for _, smp := range pakeSamplers {
 		for _, path := range codePaths() {
 			out = append(out, &target{
 				Scheme: "pake sampler", Operation: "Sample " + smp.String(), Path: path,
@@ -149,10 +149,14 @@ func allTargets() []*target {
 			})
 		}
 	}
-	for _, s := range pake.Schemes() {
-		if s.Level() != 768 {
-			continue
+	var respondSchemes []*pake.Scheme // at 768, A0 included
+	for _, newScheme := range []func(int, pake.Sampler) (*pake.Scheme, error){pake.NewNoIC, pake.NewTempo} {
+		for _, smp := range pakeSamplers {
+			s, _ := newScheme(768, smp)
+			respondSchemes = append(respondSchemes, s)
 		}
+	}
+	for _, s := range respondSchemes {
 		for _, path := range codePaths() {
 			out = append(out, &target{
 				Scheme: s.Name(), Operation: "Respond", Path: path,

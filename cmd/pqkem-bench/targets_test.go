@@ -7,7 +7,6 @@ import (
 
 	"github.com/pqkem/pqkem/internal/dudect"
 	"github.com/pqkem/pqkem/kem"
-	"github.com/pqkem/pqkem/pake"
 )
 
 // TestHarnessSeesEarlyExit runs in every go test: the early-exit compare
@@ -44,7 +43,7 @@ func TestTargetList(t *testing.T) {
 		for _, s := range kem.All() {
 			want = append(want, s.Name()+"/Decapsulate/"+path)
 		}
-		for _, smp := range pake.Samplers {
+		for _, smp := range pakeSamplers {
 			want = append(want, "pake sampler/Sample "+smp.String()+"/"+path)
 		}
 		want = append(want, "control/A/A ML-KEM-768 Decapsulate/"+path)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha3"
-	"crypto/subtle"
 	encbin "encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -40,11 +39,24 @@ Both ask for the password on the terminal (without echo), or read it from
 -password-file (its first line). The password is hashed with Argon2id
 (64 MiB, 3 passes, 4 lanes unless -argon2-* say otherwise) with a salt
 bound to the scheme and both identities (-client, -server: the same on
-both sides). The initiator then sends msg1, the listener answers msg2,
-the initiator checks the listener's tag and sends a key-confirmation
-message derived from the session key (never the key itself); the
-listener checks it and acknowledges. Messages are framed with a 4-byte
-big-endian length; every read and write has the -timeout deadline.
+both sides), as pake.NewCredentials documents. The protocol is the
+package's three messages: the initiator sends msg1, the listener answers
+msg2, the initiator checks the listener's tag in it and sends msg3, its
+key confirmation (a hash of the session key and the transcript, never
+the key itself); the listener checks it and acknowledges.
+
+The wire format: every message is a frame, a 4-byte big-endian length
+(1 to 65536) followed by that many bytes, and every read and write has
+the -timeout deadline. In order:
+
+  connect -> listen   hello: "pqkem pake v1", 0x00, the scheme's name
+  connect -> listen   msg1 (384k + 64 bytes: 1216 for the default)
+  listen  -> connect  msg2 (32 bytes and the ciphertext: 1120)
+  connect -> listen   msg3 (32 bytes), or 0x00 if msg2's tag failed
+  listen  -> connect  0x01 if msg3 verified, else 0x00
+
+with msg1, msg2 and msg3 as package pake documents them. A listener whose
+-scheme differs from the hello's stops there with an error.
 
 On success both sides print the same fingerprint of the session key (the
 first 8 bytes of a SHA3-256 of it, in hex; the key itself is never
@@ -77,9 +89,10 @@ func (f *pakeFlags) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&f.client, "client", "client", "identity of the connecting side (initiator), the same on both sides")
 	fs.StringVar(&f.server, "server", "server", "identity of the listening side (responder), the same on both sides")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this `duration`: waiting for a peer, and each message")
-	fs.UintVar(&f.argonTime, "argon2-time", uint(pake.DefaultArgon2.Time), "Argon2id passes (both sides must agree)")
-	fs.UintVar(&f.argonMemory, "argon2-memory", uint(pake.DefaultArgon2.Memory), "Argon2id memory in `KiB` (both sides must agree)")
-	fs.UintVar(&f.argonThreads, "argon2-threads", uint(pake.DefaultArgon2.Threads), "Argon2id lanes (both sides must agree)")
+	kdf := pake.DefaultArgon2()
+	fs.UintVar(&f.argonTime, "argon2-time", uint(kdf.Time), "Argon2id passes (both sides must agree)")
+	fs.UintVar(&f.argonMemory, "argon2-memory", uint(kdf.Memory), "Argon2id memory in `KiB` (both sides must agree)")
+	fs.UintVar(&f.argonThreads, "argon2-threads", uint(kdf.Threads), "Argon2id lanes (both sides must agree)")
 }
 
 func (f *pakeFlags) Run(out *cli.Output, args []string) error {
@@ -102,12 +115,9 @@ func (f *pakeFlags) Run(out *cli.Output, args []string) error {
 	default:
 		return cli.Usagef("unknown pake subcommand %q, want listen or connect", sub)
 	}
-	s, err := pake.SchemeByName(f.scheme)
+	s, err := pake.ByName(f.scheme) // refuses A0, which leaks the password through timing
 	if err != nil {
 		return cli.Usage(err)
-	}
-	if !s.Sampler().ConstantTime() {
-		return cli.Usagef("scheme %s uses the variable-time sampler A0, which leaks the password through timing; use A1, B0 or C1", s.Name())
 	}
 	if f.timeout <= 0 {
 		return cli.Usagef("-timeout must be positive, got %v", f.timeout)
@@ -163,18 +173,16 @@ func pakeReadPassword(out *cli.Output, file string) ([]byte, error) {
 	return pw, nil
 }
 
-// The wire protocol: frames of a 4-byte big-endian length and a payload.
-//
-//	initiator -> listener: hello = "pqkem pake v1\x00" || scheme name
-//	initiator -> listener: msg1
-//	listener -> initiator: msg2
-//	initiator -> listener: confirm (32 bytes), or a 1-byte 0x00 if the tag failed
-//	listener -> initiator: 1 byte, 0x01 if confirm verified, else 0x00
+// The framing of the messages (the command's doc gives the wire format):
+// the hello, then package pake's msg1, msg2 and msg3, and the listener's
+// one-byte verdict. A one-byte 0x00 in place of msg3 or of the verdict
+// says that the sender's check failed.
 const (
-	pakeHello        = "pqkem pake v1\x00"
-	pakeMaxFrame     = 1 << 16
-	pakeConfirmLabel = "pqkem pake v1 key confirmation"
-	pakeFPLabel      = "pqkem pake v1 fingerprint"
+	pakeHello    = "pqkem pake v1\x00"
+	pakeMaxFrame = 1 << 16
+	pakeAbort    = 0x00
+	pakeAccept   = 0x01
+	pakeFPLabel  = "pqkem pake v1 fingerprint"
 )
 
 // errPakeMismatch is what both sides report when the key exchange
@@ -231,27 +239,31 @@ func pakeRespond(conn net.Conn, creds *pake.Credentials, timeout time.Duration) 
 	if len(msg1) != s.Msg1Size() {
 		return nil, fmt.Errorf("invalid msg1 length %d, want %d", len(msg1), s.Msg1Size())
 	}
-	msg2, key, err := creds.Respond(msg1)
+	r, msg2, err := creds.Respond(msg1)
 	if err != nil {
 		return nil, err
 	}
 	if err := rw.write(msg2); err != nil {
 		return nil, err
 	}
-	confirm, err := rw.read(32)
+	msg3, err := rw.read(pake.Msg3Size)
 	if err != nil {
 		return nil, fmt.Errorf("waiting for key confirmation: %w", err)
 	}
-	want := pakeConfirmation(key)
-	if len(confirm) == 1 && confirm[0] == 0 {
-		// The initiator's tag check failed.
+	if len(msg3) == 1 && msg3[0] == pakeAbort {
+		// The initiator's check of msg2 failed.
 		return nil, errPakeMismatch
 	}
-	if subtle.ConstantTimeCompare(confirm, want[:]) != 1 {
-		rw.write([]byte{0})
+	key, err := r.Finish(msg3)
+	if errors.Is(err, pake.ErrPasswordMismatch) {
+		rw.write([]byte{pakeAbort}) // tell the initiator; best effort
 		return nil, errPakeMismatch
 	}
-	if err := rw.write([]byte{1}); err != nil {
+	if err != nil {
+		return nil, err
+	}
+	if err := rw.write([]byte{pakeAccept}); err != nil {
+		clear(key)
 		return nil, err
 	}
 	return key, nil
@@ -292,32 +304,28 @@ func pakeInitiate(conn net.Conn, creds *pake.Credentials, timeout time.Duration)
 	if len(msg2) != s.Msg2Size() {
 		return nil, fmt.Errorf("invalid msg2 length %d, want %d", len(msg2), s.Msg2Size())
 	}
-	key, err := st.Finish(msg2)
+	key, msg3, err := st.Finish(msg2)
 	if errors.Is(err, pake.ErrPasswordMismatch) {
-		rw.write([]byte{0}) // tell the listener; best effort
+		rw.write([]byte{pakeAbort}) // tell the listener; best effort
 		return nil, errPakeMismatch
 	}
 	if err != nil {
 		return nil, err
 	}
-	c := pakeConfirmation(key)
-	if err := rw.write(c[:]); err != nil {
+	if err := rw.write(msg3); err != nil {
+		clear(key)
 		return nil, err
 	}
 	ack, err := rw.read(1)
 	if err != nil {
+		clear(key)
 		return nil, fmt.Errorf("waiting for the listener's acknowledgement: %w", err)
 	}
-	if len(ack) != 1 || ack[0] != 1 {
+	if len(ack) != 1 || ack[0] != pakeAccept {
+		clear(key)
 		return nil, errPakeMismatch
 	}
 	return key, nil
-}
-
-// confirmation is the key-confirmation message: SHA3-256 of a label and
-// the session key. It reveals nothing about the key beyond a hash.
-func pakeConfirmation(key []byte) [32]byte {
-	return sha3.Sum256(append([]byte(pakeConfirmLabel), key...))
 }
 
 // fingerprint is what both sides print: the first 8 bytes of SHA3-256 of a

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	encbin "encoding/binary"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pqkem/pqkem/pake"
 )
 
 // Cheap Argon2id costs so that the tests stay fast; both sides use them.
@@ -175,6 +179,34 @@ func TestPakeBadPeer(t *testing.T) {
 		code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", ln.Addr().String()}, quick...)...)
 		if code != exitError || !strings.Contains(cerr, "password mismatch") {
 			t.Errorf("connect: exit %d, stderr %q", code, cerr)
+		}
+	})
+	// An initiator without the password: junk msg1 of the right length,
+	// then a msg3 of 32 arbitrary bytes. The listener answers msg2 (it
+	// never aborts before msg3), rejects msg3, says so with 0x00, and
+	// reports a mismatch.
+	t.Run("listen/forged msg3", func(t *testing.T) {
+		addr, lres := startListener(t, quick...)
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		s := pake.Default()
+		frame := func(b []byte) []byte { return append(encbin.BigEndian.AppendUint32(nil, uint32(len(b))), b...) }
+		c.Write(frame([]byte("pqkem pake v1\x00" + s.Name())))
+		c.Write(frame(bytes.Repeat([]byte{0x5a}, s.Msg1Size())))
+		msg2 := make([]byte, 4+s.Msg2Size())
+		if _, err := io.ReadFull(c, msg2); err != nil {
+			t.Fatalf("reading msg2: %v", err)
+		}
+		c.Write(frame(make([]byte, pake.Msg3Size)))
+		verdict := make([]byte, 5)
+		if _, err := io.ReadFull(c, verdict); err != nil || !bytes.Equal(verdict, []byte{0, 0, 0, 1, 0}) {
+			t.Errorf("verdict %x, %v; want a frame of 0x00", verdict, err)
+		}
+		if l := waitResult(t, lres); l.code != exitError || !strings.Contains(l.stderr, "password mismatch") || strings.Contains(l.stdout, "fingerprint") {
+			t.Errorf("listen: exit %d, stdout %q, stderr %q", l.code, l.stdout, l.stderr)
 		}
 	})
 	// Nobody listening.
