@@ -162,7 +162,7 @@ func find(proto Protocol, level int, smp Sampler) (*Scheme, error) {
 		return nil, fmt.Errorf("pake: invalid ML-KEM level %d, want 512, 768 or 1024", level)
 	}
 	if !smp.valid() {
-		return nil, fmt.Errorf("pake: invalid sampler %v, want A1, B0 or C1", smp)
+		return nil, fmt.Errorf("pake: invalid sampler %v, want A0VariableTime, A1, B0 or C1", smp)
 	}
 	return lookup(proto, level, smp), nil
 }

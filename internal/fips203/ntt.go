@@ -8,7 +8,7 @@ package fips203
 // (nttGeneric, inverseNTTGeneric, computeGeneric, and the nttAccumulator
 // loop of innerProduct). The tests compare them bit for bit.
 
-//go:generate go run -C _asm . -out ../asm_amd64.s -stubs ../asm_amd64.go -pkg fips203
+//go:generate go run -C _asm . -out ../asm_amd64.s -stubs ../asm_stub_amd64.go -pkg fips203
 
 // nttElement is a polynomial in the NTT domain T_q: 128 degree-one
 // polynomials modulo X^2 - zeta^(2 BitRev7(i) + 1), stored as pairs.

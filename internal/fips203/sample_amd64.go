@@ -4,7 +4,7 @@ package fips203
 
 import "github.com/pqkem/pqkem/internal/cpuid"
 
-//go:generate go run -C _sampleasm . -out ../sample_amd64.s -stubs ../sample_stubs_amd64.go -pkg fips203
+//go:generate go run -C _sampleasm . -out ../sample_amd64.s -stubs ../sample_stub_amd64.go -pkg fips203
 
 // rejectionSample parses b into a[k:] (see rejectionSampleGeneric): most of
 // it with AVX2 and a compaction table, the end in Go.

@@ -1,10 +1,12 @@
-// Command _asm generates the AVX2 compaction network of package pake's A1
-// sampler with avo. Run it through go generate in the parent directory
-// (see a1_amd64.go). It is a module of its own so that avo stays out of the
-// main module.
+// Command _asm generates the AVX2 code of package pake's samplers with avo:
+// A1's compaction network and C1's block reduction. Run it through go
+// generate in the parent directory (the directive is in sampler_amd64.go);
+// it writes sampler_amd64.s and the Go declarations in
+// sampler_stub_amd64.go. It is a module of its own so that avo stays out
+// of the main module.
 //
-// The routine ends with VZEROUPPER; the tests compare it with its Go twin
-// (compactRound) on every input they try.
+// Each routine ends with VZEROUPPER; the tests compare each with its Go
+// twin (compactRound, c1BlocksGeneric) on every input they try.
 package main
 
 import (

@@ -1,8 +1,9 @@
 // Command _asm generates the AVX2 assembly of package fips203 with avo.
 //
-// Run it through go generate in the parent directory (see asm_amd64.go);
-// it writes fips203_amd64.s and the Go declarations in
-// fips203_amd64_stubs.go.
+// Run it through go generate in the parent directory (the directive is in
+// ntt.go); it writes asm_amd64.s and the Go declarations in
+// asm_stub_amd64.go. It is a module of its own so that avo stays out of
+// the main module.
 //
 // # Representation
 //

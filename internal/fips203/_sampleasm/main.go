@@ -1,8 +1,10 @@
 // Command _sampleasm generates the AVX2 rejection sampling loop of
-// SampleNTT in package fips203 with avo (SamplePolyCBD is in _asm). Run it through go generate in the parent
-// directory (see sample_amd64.go). It is a module of its own so that avo
-// stays out of the main module, and separate from _asm (the NTT and the
-// encodings) so that the two generators can change independently.
+// SampleNTT in package fips203 with avo (SamplePolyCBD is in _asm). Run it
+// through go generate in the parent directory (the directive is in
+// sample_amd64.go); it writes sample_amd64.s and the Go declarations in
+// sample_stub_amd64.go. It is a module of its own so that avo stays out of
+// the main module, and separate from _asm (the NTT and the encodings) so
+// that the two generators can change independently.
 //
 // Coefficients are uint16 in [0, q), as in the Go code; the tests compare
 // every routine with its Go twin bit for bit. Every routine ends with
