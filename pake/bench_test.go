@@ -47,21 +47,7 @@ func BenchmarkSampler(b *testing.B) {
 func benchProtocol(b *testing.B, s *Scheme) {
 	pw, sid := make([]byte, 32), make([]byte, 32)
 	for b.Loop() {
-		st, msg1, err := s.Start(pw, sid)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, msg2, err := s.Respond(pw, sid, msg1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, msg3, err := st.Finish(msg2)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := r.Finish(msg3); err != nil {
-			b.Fatal(err)
-		}
+		run(b, s, pw, sid)
 	}
 }
 

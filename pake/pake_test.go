@@ -30,7 +30,7 @@ func schemeNamed(name string) *Scheme {
 
 // run runs the three steps of s with pw and sid on both sides and returns
 // both keys and the three messages.
-func run(t *testing.T, s *Scheme, pw, sid []byte) (ikey, rkey, msg1, msg2, msg3 []byte) {
+func run(t testing.TB, s *Scheme, pw, sid []byte) (ikey, rkey, msg1, msg2, msg3 []byte) {
 	t.Helper()
 	st, msg1, err := s.Start(pw, sid)
 	if err != nil {
