@@ -179,9 +179,14 @@ const c1PerBlock = keccak.Rate128 / 24 // 7, with no remainder
 func c1BlockTo(out []*[256]uint16, j int, b []byte, stride int) {
 	var res [4][8]uint16
 	c1Blocks(&res, b, stride, len(out))
-	m := min(c1PerBlock, n-c1PerBlock*j)
-	for l, o := range out {
-		copy(o[c1PerBlock*j:][:m], res[l][:m])
+	if m := n - c1PerBlock*j; m < c1PerBlock { // the last block
+		for l, o := range out {
+			copy(o[c1PerBlock*j:], res[l][:m])
+		}
+	} else {
+		for l, o := range out {
+			*(*[c1PerBlock]uint16)(o[c1PerBlock*j:]) = [c1PerBlock]uint16(res[l][:c1PerBlock])
+		}
 	}
 	clear(res[:])
 }
@@ -424,7 +429,7 @@ func c1FromBytes(out *[256]uint16, b []byte) {
 	for i := 0; i < full; i += 4 {
 		c1Blocks(&res, b[keccak.Rate128*i:], keccak.Rate128, 4)
 		for l := range 4 {
-			copy(out[c1PerBlock*(i+l):], res[l][:c1PerBlock])
+			*(*[c1PerBlock]uint16)(out[c1PerBlock*(i+l):]) = [c1PerBlock]uint16(res[l][:c1PerBlock])
 		}
 	}
 	var last [c1BlockBuf]byte
