@@ -2,11 +2,9 @@ module github.com/pqkem/pqkem
 
 go 1.26.0
 
-require github.com/cloudflare/circl v1.6.5
-
-require golang.org/x/sys v0.50.0
-
 require (
-	golang.org/x/crypto v0.59.0 // indirect
-	golang.org/x/term v0.48.0 // indirect
+	github.com/cloudflare/circl v1.6.5
+	golang.org/x/crypto v0.59.0
+	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 )
