@@ -104,8 +104,10 @@ func TestKAT(t *testing.T) {
 					t.Fatalf("line %d: unknown key %q", kv.Line, kv.Key)
 				}
 			}
-			if cases != 10 {
-				t.Errorf("%d cases, want 10", cases)
+			// The repository stores case 0 of each set (TestKATFull100
+			// covers all 100); a copy named by $PQKEM_VECTORS may hold more.
+			if cases == 0 {
+				t.Error("no KAT cases")
 			}
 			t.Logf("%s: %d KAT cases", p.Name(), cases)
 		})

@@ -1,15 +1,15 @@
 package mlkem_test
 
 // Known-answer tests against the vector collection described in
-// shared/vectors/mlkem/README.md: NIST ACVP, C2SP CCTV, C2SP Wycheproof and
-// the accumulated (hash-of-everything) tests. They use only the public API
-// (mlkem and mlkemtest), and every test runs at all three levels through the
-// level adapter below, so there is one copy of each test.
+// internal/vectors/testdata/mlkem/README.md: NIST ACVP, C2SP CCTV, C2SP
+// Wycheproof and the accumulated (hash-of-everything) tests. They use only
+// the public API (mlkem and mlkemtest), and every test runs at all three
+// levels through the level adapter below, so there is one copy of each test.
 //
 // Every test counts the cases it ran and compares the tally with the counts
-// the README gives, so that a file that reads as empty, or a filter that
-// drops cases, cannot pass. Missing vector files skip the tests (or fail
-// them when CI is set); see package internal/vectors.
+// the READMEs give, so that a file that reads as empty, or a filter that
+// drops cases, cannot pass. A missing vector file fails the test; see
+// package internal/vectors.
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ var katMillion = flag.Bool("mlkem.million", false, "run the accumulated ML-KEM v
 
 // katLevel is one ML-KEM parameter set as the vector tests see it: the
 // shared adapter of levels_test.go, plus the case counts that differ
-// between levels (README §2.2 and §3.2).
+// between levels (the wycheproof and cctv READMEs).
 type katLevel struct {
 	*kemLevel
 	bits string // "768", as in the Wycheproof file names
@@ -74,7 +74,7 @@ func katLevelByName(name string) *katLevel {
 }
 
 func TestKATLevelSizes(t *testing.T) {
-	// README §0.
+	// FIPS 203, section 8.
 	want := map[string][3]int{"ML-KEM-512": {800, 1632, 768}, "ML-KEM-768": {1184, 2400, 1088}, "ML-KEM-1024": {1568, 3168, 1568}}
 	for _, p := range katLevels {
 		if got := [3]int{p.ekSize, p.dkSize, p.ctSize}; got != want[p.name] {
@@ -112,7 +112,7 @@ func katCheck(t testing.TB, ctx, what string, got, want []byte) bool {
 }
 
 // katCounts logs the tally of cases run and checks it against the counts
-// the README gives.
+// the vector files' READMEs give.
 func katCounts(t testing.TB, got, want map[string]int) {
 	t.Helper()
 	total := 0
@@ -129,7 +129,7 @@ func katCounts(t testing.TB, got, want map[string]int) {
 }
 
 // ---------------------------------------------------------------------------
-// NIST ACVP (README §1)
+// NIST ACVP (testdata/mlkem/acvp)
 
 const (
 	acvpKeyGen   = "mlkem/acvp/ML-KEM-keyGen-FIPS203/internalProjection.json"
@@ -369,7 +369,7 @@ func acvpEncapDecapCase(t *testing.T, p *katLevel, ctx, function, keyFormat, rea
 }
 
 // ---------------------------------------------------------------------------
-// C2SP Wycheproof (README §2)
+// C2SP Wycheproof (testdata/mlkem/wycheproof)
 
 type wycheproofFile struct {
 	Algorithm     string `json:"algorithm"`
@@ -404,8 +404,9 @@ type wycheproofTest struct {
 }
 
 // wycheproofKinds are the four file kinds, with the group type and schema
-// each must declare, the per-case test, and the expected tally (README
-// §2.1–2.5). want is nil when it differs between levels.
+// each must declare, the per-case test, and the expected tally (see
+// testdata/mlkem/wycheproof/README.md). want is nil when it differs
+// between levels.
 var wycheproofKinds = []struct {
 	kind, groupType, schema string
 	run                     func(t *testing.T, p *katLevel, ctx string, tc *wycheproofTest) string
@@ -633,7 +634,7 @@ func wycheproofExpandedDecaps(t *testing.T, p *katLevel, ctx string, tc *wychepr
 }
 
 // ---------------------------------------------------------------------------
-// C2SP CCTV (README §3)
+// C2SP CCTV (testdata/mlkem/cctv)
 
 func cctvPath(dir string, p *katLevel) string {
 	return "mlkem/cctv/" + dir + "/" + p.name + ".txt"
@@ -719,7 +720,8 @@ func TestCCTVModulus(t *testing.T) {
 
 // TestCCTVUnluckySample: Encaps and Decaps expand a matrix whose SampleNTT
 // needs more than 575 bytes of SHAKE-128. These are FIPS 203 ipd vectors,
-// so KeyGen(d, z) is deliberately not checked (README §3.3).
+// so KeyGen(d, z) is deliberately not checked (see
+// testdata/mlkem/cctv/README.md).
 func TestCCTVUnluckySample(t *testing.T) {
 	requireCCTV(t, "unluckysample", "")
 	for _, p := range katLevels {
@@ -802,7 +804,7 @@ func TestCCTVIntermediate(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// Accumulated vectors (README §3.5, accumulated.json)
+// Accumulated vectors (testdata/mlkem/accumulated.json)
 
 const accumulatedFile = "mlkem/accumulated.json"
 
@@ -828,15 +830,11 @@ type accumulatedJSON struct {
 // checkpoint up to n, for both procedures.
 var accumulatedCheckpoints = []int{100, 10_000, 1_000_000}
 
-// TestAccumulated runs the accumulated test of README §3.5 for 100
+// TestAccumulated runs the accumulated test of accumulated.json for 100
 // iterations under -short, 10,000 by default and 1,000,000 with
 // -mlkem.million, and checks the digests of both the CCTV procedure (which
 // absorbs the expanded dk) and the Go standard library's (which does not)
 // at every checkpoint up to that count.
-//
-// The procedure itself never skips: if accumulated.json is missing the
-// iterations still run (checking Decaps(Encaps) round trips), and only the
-// digest comparison is skipped.
 func TestAccumulated(t *testing.T) {
 	n := 10_000
 	if testing.Short() {
@@ -845,23 +843,20 @@ func TestAccumulated(t *testing.T) {
 	if *katMillion {
 		n = 1_000_000
 	}
-	var want *accumulatedJSON
-	if _, ok := vectors.Lookup(accumulatedFile); ok {
-		want = new(accumulatedJSON)
-		vectors.ReadJSON(t, accumulatedFile, want)
-		for _, name := range []string{"cctv", "go"} {
-			if want.Procedures[name] == "" {
-				t.Fatalf("%s: no procedure %q", accumulatedFile, name)
-			}
+	want := new(accumulatedJSON)
+	vectors.ReadJSON(t, accumulatedFile, want)
+	for _, name := range []string{"cctv", "go"} {
+		if want.Procedures[name] == "" {
+			t.Fatalf("%s: no procedure %q", accumulatedFile, name)
 		}
-		if want.RngFirst16Bytes == "" {
-			t.Fatalf("%s: no rngFirst16Bytes", accumulatedFile)
-		}
+	}
+	if want.RngFirst16Bytes == "" {
+		t.Fatalf("%s: no rngFirst16Bytes", accumulatedFile)
 	}
 	for _, p := range katLevels {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
-			if want != nil && want.CiphertextSize[p.name] != p.ctSize {
+			if want.CiphertextSize[p.name] != p.ctSize {
 				t.Fatalf("%s: ciphertextSize %d, want %d", accumulatedFile, want.CiphertextSize[p.name], p.ctSize)
 			}
 			start := time.Now()
@@ -869,12 +864,6 @@ func TestAccumulated(t *testing.T) {
 			t.Logf("%d iterations in %v (%v per iteration)", n, time.Since(start).Round(time.Millisecond), (time.Since(start) / time.Duration(n)).Round(time.Microsecond))
 			if t.Failed() {
 				return
-			}
-			if want == nil {
-				for k, d := range got {
-					t.Logf("%s: %x", k, d)
-				}
-				vectors.Missing(t, accumulatedFile)
 			}
 			if got := hex.EncodeToString(first16); got != strings.ToLower(want.RngFirst16Bytes) {
 				t.Errorf("rng first 16 bytes = %s, want %s", got, want.RngFirst16Bytes)
@@ -905,7 +894,7 @@ func TestAccumulated(t *testing.T) {
 				counts["checked"]++
 			}
 			if ipd > 0 {
-				t.Logf("not checked: %d FIPS 203 ipd digests (README §3.5; they need the ipd KeyGen)", ipd)
+				t.Logf("not checked: %d FIPS 203 ipd digests (they need the ipd KeyGen)", ipd)
 			}
 			// Every computed digest (both procedures at every checkpoint up
 			// to n) must have had an expected value.
@@ -917,7 +906,7 @@ func TestAccumulated(t *testing.T) {
 	}
 }
 
-// katAccumulate runs n iterations of the README §3.5 procedures and returns
+// katAccumulate runs n iterations of the accumulated.json procedures and returns
 // the digests at every checkpoint up to n, keyed "cctv/N" and "go/N", and
 // the first 16 bytes of the rng stream.
 func katAccumulate(t *testing.T, p *katLevel, n int) (digests map[string][]byte, first16 []byte) {

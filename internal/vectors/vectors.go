@@ -1,20 +1,26 @@
-// Package vectors finds and reads the known-answer test vectors that live
-// outside the repository, for the tests of every scheme (ML-KEM, FrodoKEM,
-// X-Wing, Tempo, ...).
+// Package vectors finds and reads the known-answer test vectors of the
+// module's tests (ML-KEM, FrodoKEM, X-Wing, HPKE, NoIC and Tempo).
 //
-// The vectors are looked up in the directory named by the environment
-// variable PQKEM_VECTORS or, when it is not set, in ../shared/vectors next to
-// the repository root (the directory holding the go.mod of module
-// github.com/pqkem/pqkem). A relative PQKEM_VECTORS is taken relative to the
-// repository root, not to the package directory go test runs in. Files are
-// named by slash-separated paths relative to that directory, such as
-// "mlkem/acvp/ML-KEM-keyGen-FIPS203/internalProjection.json".
+// The vectors are part of the repository: they live in this package's
+// testdata directory, internal/vectors/testdata, one directory per set, each
+// with a README that says where its files come from, under which licence,
+// what they test and how the tests read them. The environment variable
+// PQKEM_VECTORS may name another directory with the same layout instead,
+// such as an uncompressed or fuller copy; a relative PQKEM_VECTORS is taken
+// relative to the repository root (the directory holding the go.mod of
+// module github.com/pqkem/pqkem), not to the package directory go test runs
+// in.
 //
-// A missing file is not an error on a developer's machine: the test is
-// skipped, and the skip message names the files it wanted and says how to
-// point PQKEM_VECTORS at them. When the environment variable CI is set (to
-// anything but "", "0" or "false"), a missing file fails the test instead,
-// so that CI cannot pass by skipping everything.
+// Files are named by slash-separated paths relative to the vector
+// directory, as they were published, such as
+// "mlkem/acvp/ML-KEM-keyGen-FIPS203/internalProjection.json". Large files
+// are stored gzip-compressed, with ".gz" appended to that name: a name that
+// is not found is looked for with ".gz" appended and read decompressed, so
+// test code never needs to know which files are compressed.
+//
+// A missing file fails the test, with a message that names every file it
+// wanted and the directory it looked in: nothing in the repository's
+// vector directory is optional.
 package vectors
 
 import (
@@ -41,7 +47,10 @@ const ModulePath = "github.com/pqkem/pqkem"
 
 // DefaultRel is where the vectors are, relative to the repository root, when
 // EnvVar is not set.
-const DefaultRel = "../shared/vectors"
+const DefaultRel = "internal/vectors/testdata"
+
+// gzSuffix is appended to the name of a file stored compressed.
+const gzSuffix = ".gz"
 
 // Dir returns the vector directory, which need not exist, and a description
 // of where the name came from for messages. It fails only if EnvVar is not
@@ -58,7 +67,7 @@ func Dir() (dir, from string, err error) {
 		return "", "", rootErr
 	}
 	return filepath.Join(root, filepath.FromSlash(DefaultRel)),
-		"the default, " + DefaultRel + " next to the repository root; " + EnvVar + " is not set", nil
+		"the default, " + DefaultRel + " in the repository; " + EnvVar + " is not set", nil
 }
 
 // RepoRoot returns the repository root: the nearest directory at or above
@@ -66,7 +75,7 @@ func Dir() (dir, from string, err error) {
 func RepoRoot() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return "", fmt.Errorf("vectors: %v", err)
+		return "", fmt.Errorf("vectors: %w", err)
 	}
 	for dir := wd; ; {
 		if isModuleRoot(dir) {
@@ -94,33 +103,40 @@ func isModuleRoot(dir string) bool {
 	return false
 }
 
-// InCI reports whether the environment variable CI asks for missing vector
-// files to fail tests rather than skip them.
-func InCI() bool {
-	switch strings.ToLower(os.Getenv("CI")) {
-	case "", "0", "false":
-		return false
-	}
-	return true
+// Lookup returns the local path of the vector file rel, and whether it
+// exists as a regular file. If rel itself does not exist but rel+".gz"
+// does, it returns the path of the compressed file. It never fails the
+// test.
+func Lookup(rel string) (p string, ok bool) {
+	p, _, ok = lookup(rel)
+	return p, ok
 }
 
-// Lookup returns the local path of the vector file rel, and whether it
-// exists as a regular file. It never skips or fails; use it for files that
-// are optional.
-func Lookup(rel string) (p string, ok bool) {
+// lookup is Lookup, also reporting whether p is the compressed form of rel.
+func lookup(rel string) (p string, compressed, ok bool) {
 	dir, _, err := Dir()
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
 	p = filepath.Join(dir, filepath.FromSlash(rel))
-	fi, err := os.Stat(p)
-	return p, err == nil && fi.Mode().IsRegular()
+	if isFile(p) {
+		return p, false, true
+	}
+	if isFile(p + gzSuffix) {
+		return p + gzSuffix, true, true
+	}
+	return p, false, false
 }
 
-// Require checks that all the vector files rels exist, and skips the test
-// (or, in CI, fails it) naming every missing one. Call it at the start of a
-// test with the full list of files the test reads, so that the message
-// names all of them at once.
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Require checks that all the vector files rels exist, and fails the test
+// naming every missing one. Call it at the start of a test with the full
+// list of files the test reads, so that the message names all of them at
+// once.
 func Require(t testing.TB, rels ...string) {
 	t.Helper()
 	var missing []string
@@ -134,16 +150,11 @@ func Require(t testing.TB, rels ...string) {
 	}
 }
 
-// Missing skips the test, or fails it in CI, with a message that names the
-// vector files rels, the directory they were looked for in, and how to
-// point EnvVar at them. It does not return.
+// Missing fails the test with a message that names the vector files rels
+// and the directory they were looked for in. It does not return.
 func Missing(t testing.TB, rels ...string) {
 	t.Helper()
-	msg := missingMessage(rels)
-	if InCI() {
-		t.Fatalf("%s\n(CI is set, so missing vectors are an error)", msg)
-	}
-	t.Skipf("%s\n(skipping; set CI=1 to make missing vectors an error)", msg)
+	t.Fatal(missingMessage(rels))
 }
 
 func missingMessage(rels []string) string {
@@ -154,45 +165,51 @@ func missingMessage(rels []string) string {
 	} else {
 		fmt.Fprintf(&b, "test vectors not found in %s (from %s)\n", dir, from)
 	}
-	b.WriteString("wanted:\n")
+	b.WriteString("wanted (each as named or with .gz appended):\n")
 	for _, rel := range rels {
 		fmt.Fprintf(&b, "\t%s\n", rel)
 	}
-	fmt.Fprintf(&b, "Set %s to the directory that holds them, for example\n", EnvVar)
-	fmt.Fprintf(&b, "\t%s=/path/to/shared/vectors go test ./...\n", EnvVar)
-	fmt.Fprintf(&b, "(a relative %s is taken relative to the repository root).", EnvVar)
+	fmt.Fprintf(&b, "The vectors are part of the repository, in %s; if %s is set, it must name a directory with the same layout.", DefaultRel, EnvVar)
 	return b.String()
 }
 
-// Path returns the local path of the vector file rel, skipping the test (or
-// failing it in CI) if the file does not exist.
+// Path returns the local path of the vector file rel, failing the test if
+// it does not exist. If rel is stored compressed, Path writes it
+// decompressed to a temporary directory of the test and returns that path,
+// for programs that take a file name.
 func Path(t testing.TB, rel string) string {
 	t.Helper()
-	p, ok := Lookup(rel)
+	p, compressed, ok := lookup(rel)
 	if !ok {
 		Missing(t, rel)
 	}
-	return p
+	if !compressed {
+		return p
+	}
+	out := filepath.Join(t.TempDir(), path.Base(rel))
+	if err := os.WriteFile(out, ReadFile(t, rel), 0o644); err != nil {
+		t.Fatalf("vectors: %v", err)
+	}
+	return out
 }
 
-// ReadFile returns the contents of the vector file rel, skipping the test
-// (or failing it in CI) if it does not exist. It fails the test if the file
-// exists but cannot be read.
+// ReadFile returns the contents of the vector file rel, decompressed if it
+// is stored as rel+".gz". It fails the test if the file does not exist or
+// cannot be read.
 func ReadFile(t testing.TB, rel string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(Path(t, rel))
+	p, compressed, ok := lookup(rel)
+	if !ok {
+		Missing(t, rel)
+	}
+	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatalf("vectors: %v", err)
 	}
-	return data
-}
-
-// ReadGzip returns the decompressed contents of the gzip vector file rel.
-func ReadGzip(t testing.TB, rel string) []byte {
-	t.Helper()
-	data, err := Gunzip(ReadFile(t, rel))
-	if err != nil {
-		t.Fatalf("vectors: %s: %v", rel, err)
+	if compressed {
+		if data, err = Gunzip(data); err != nil {
+			t.Fatalf("vectors: %s: %v", p, err)
+		}
 	}
 	return data
 }
@@ -215,17 +232,22 @@ func Gunzip(data []byte) ([]byte, error) {
 }
 
 // ReadText returns the contents of the vector file rel, decompressed if its
-// name ends in ".gz".
+// name ends in ".gz" (a file published compressed) or if it is stored
+// compressed.
 func ReadText(t testing.TB, rel string) []byte {
 	t.Helper()
-	if path.Ext(rel) == ".gz" {
-		return ReadGzip(t, rel)
+	data := ReadFile(t, rel)
+	if path.Ext(rel) == gzSuffix {
+		var err error
+		if data, err = Gunzip(data); err != nil {
+			t.Fatalf("vectors: %s: %v", rel, err)
+		}
 	}
-	return ReadFile(t, rel)
+	return data
 }
 
-// Lines returns the non-empty lines of the vector file rel (decompressed if
-// its name ends in ".gz"), with trailing "\r" and spaces removed.
+// Lines returns the non-empty lines of the vector file rel (see ReadText),
+// with trailing "\r" and spaces removed.
 func Lines(t testing.TB, rel string) []string {
 	t.Helper()
 	lines, err := SplitLines(ReadText(t, rel))
@@ -250,10 +272,10 @@ func SplitLines(data []byte) ([]string, error) {
 	return lines, sc.Err()
 }
 
-// ReadJSON decodes the JSON vector file rel into v. Unknown fields are an
-// error, so that a change in a file's structure is noticed rather than
-// silently ignored; use ReadJSONLax for files with fields a test does not
-// model.
+// ReadJSON decodes the JSON vector file rel (see ReadText) into v. Unknown
+// fields are an error, so that a change in a file's structure is noticed
+// rather than silently ignored; use ReadJSONLax for files with fields a
+// test does not model.
 func ReadJSON(t testing.TB, rel string, v any) {
 	t.Helper()
 	if err := DecodeJSON(ReadText(t, rel), v, true); err != nil {
@@ -329,8 +351,8 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// ReadKeyValues reads a "name = value" vector file (see ParseKeyValues),
-// decompressing it if its name ends in ".gz".
+// ReadKeyValues reads a "name = value" vector file (see ParseKeyValues and
+// ReadText).
 func ReadKeyValues(t testing.TB, rel string) []KeyValue {
 	t.Helper()
 	kvs, err := ParseKeyValues(ReadText(t, rel))

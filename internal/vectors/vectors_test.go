@@ -31,7 +31,7 @@ func TestDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ env, want string }{
-		{"", filepath.Join(filepath.Dir(root), "shared", "vectors")},
+		{"", filepath.Join(root, "internal", "vectors", "testdata")},
 		{"/some/where/vectors", "/some/where/vectors"},
 		{"testdata/v", filepath.Join(root, "testdata", "v")},
 		{"../elsewhere", filepath.Join(filepath.Dir(root), "elsewhere")},
@@ -48,28 +48,26 @@ func TestDir(t *testing.T) {
 			t.Errorf("%s=%q: Dir() says it came from %q", EnvVar, tc.env, from)
 		}
 	}
-}
-
-func TestInCI(t *testing.T) {
-	for v, want := range map[string]bool{"": false, "0": false, "false": false, "FALSE": false, "1": true, "true": true, "yes": true} {
-		t.Setenv("CI", v)
-		if got := InCI(); got != want {
-			t.Errorf("CI=%q: InCI() = %v, want %v", v, got, want)
-		}
+	// The default is this package's testdata directory.
+	t.Setenv(EnvVar, "")
+	wd, _ := os.Getwd()
+	if dir, _, _ := Dir(); dir != filepath.Join(wd, "testdata") {
+		t.Errorf("default Dir() = %s, want %s", dir, filepath.Join(wd, "testdata"))
 	}
 }
 
-// fakeTB records Skipf and Fatalf and stops the goroutine, as testing.T does.
+// fakeTB records Fatal and Fatalf and stops the goroutine, as testing.T
+// does.
 type fakeTB struct {
 	testing.TB
-	skipped, failed bool
-	msg             string
+	failed bool
+	msg    string
 }
 
 func (f *fakeTB) Helper() {}
 
-func (f *fakeTB) Skipf(format string, args ...any) {
-	f.skipped, f.msg = true, fmt.Sprintf(format, args...)
+func (f *fakeTB) Fatal(args ...any) {
+	f.failed, f.msg = true, fmt.Sprint(args...)
 	runtime.Goexit()
 }
 
@@ -89,40 +87,90 @@ func runFake(t *testing.T, fn func(tb testing.TB)) *fakeTB {
 	return f
 }
 
+// A missing file fails the test (it never skips), naming every missing
+// file and the directory.
 func TestMissingFile(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(EnvVar, dir)
-	for _, ci := range []string{"", "1"} {
-		t.Setenv("CI", ci)
-		f := runFake(t, func(tb testing.TB) {
-			Require(tb, "present.txt", "scheme/one.json", "scheme/two.txt.gz")
-			t.Errorf("CI=%q: Require returned for missing files", ci)
-		})
-		os.WriteFile(filepath.Join(dir, "present.txt"), nil, 0o644)
-		if ci == "" && (!f.skipped || f.failed) {
-			t.Errorf("CI unset: skipped=%v failed=%v, want a skip", f.skipped, f.failed)
-		}
-		if ci != "" && (!f.failed || f.skipped) {
-			t.Errorf("CI=%q: skipped=%v failed=%v, want a failure", ci, f.skipped, f.failed)
-		}
-		for _, want := range []string{"scheme/one.json", "scheme/two.txt.gz", EnvVar, dir} {
-			if !strings.Contains(f.msg, want) {
-				t.Errorf("CI=%q: message does not mention %q:\n%s", ci, want, f.msg)
-			}
-		}
-		t.Logf("CI=%q: %s", ci, f.msg)
+	os.WriteFile(filepath.Join(dir, "present.txt"), nil, 0o644)
+	f := runFake(t, func(tb testing.TB) {
+		Require(tb, "present.txt", "scheme/one.json", "scheme/two.txt.gz")
+		t.Errorf("Require returned for missing files")
+	})
+	if !f.failed {
+		t.Errorf("Require of missing files did not fail the test")
 	}
-	t.Setenv("CI", "")
-	if f := runFake(t, func(tb testing.TB) { ReadFile(tb, "present.txt") }); f.skipped || f.failed {
+	for _, want := range []string{"scheme/one.json", "scheme/two.txt.gz", dir} {
+		if !strings.Contains(f.msg, want) {
+			t.Errorf("message does not mention %q:\n%s", want, f.msg)
+		}
+	}
+	if strings.Contains(f.msg, "present.txt") {
+		t.Errorf("message names a file that exists:\n%s", f.msg)
+	}
+	t.Logf("%s", f.msg)
+	if f := runFake(t, func(tb testing.TB) { ReadFile(tb, "present.txt") }); f.failed {
 		t.Errorf("ReadFile of an existing empty file: %s", f.msg)
 	}
-	if f := runFake(t, func(tb testing.TB) { ReadFile(tb, "nope.txt") }); !f.skipped || !strings.Contains(f.msg, "nope.txt") {
-		t.Errorf("ReadFile of a missing file: skipped=%v %s", f.skipped, f.msg)
+	for name, read := range map[string]func(testing.TB){
+		"ReadFile": func(tb testing.TB) { ReadFile(tb, "nope.txt") },
+		"Path":     func(tb testing.TB) { Path(tb, "nope.txt") },
+		"ReadJSON": func(tb testing.TB) { ReadJSON(tb, "nope.txt", new(any)) },
+	} {
+		if f := runFake(t, read); !f.failed || !strings.Contains(f.msg, "nope.txt") {
+			t.Errorf("%s of a missing file: failed=%v %s", name, f.failed, f.msg)
+		}
 	}
 	// A directory is not a vector file.
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	if _, ok := Lookup("sub"); ok {
 		t.Errorf("Lookup of a directory reported a file")
+	}
+}
+
+// A file stored as name.gz reads as name, through every reader.
+func TestCompressedFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(EnvVar, dir)
+	text := "K = AB\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "kv.txt.gz"), gz.Bytes(), 0o644)
+
+	if p, ok := Lookup("kv.txt"); !ok || p != filepath.Join(dir, "kv.txt.gz") {
+		t.Errorf("Lookup(kv.txt) = %s, %v", p, ok)
+	}
+	if got := string(ReadFile(t, "kv.txt")); got != text {
+		t.Errorf("ReadFile(kv.txt) = %q", got)
+	}
+	if got := string(ReadText(t, "kv.txt")); got != text {
+		t.Errorf("ReadText(kv.txt) = %q", got)
+	}
+	// A name published with .gz reads compressed through ReadFile and
+	// decompressed through ReadText.
+	if got := ReadFile(t, "kv.txt.gz"); !bytes.Equal(got, gz.Bytes()) {
+		t.Errorf("ReadFile(kv.txt.gz) decompressed the file")
+	}
+	if got := string(ReadText(t, "kv.txt.gz")); got != text {
+		t.Errorf("ReadText(kv.txt.gz) = %q", got)
+	}
+	// Path gives a decompressed copy of a compressed file.
+	p := Path(t, "kv.txt")
+	if filepath.Base(p) != "kv.txt" || strings.HasPrefix(p, dir) {
+		t.Errorf("Path(kv.txt) = %s, want a kv.txt outside %s", p, dir)
+	}
+	if got, err := os.ReadFile(p); err != nil || string(got) != text {
+		t.Errorf("Path(kv.txt) holds %q, %v", got, err)
+	}
+	// A plain file wins over a compressed one of the same name.
+	os.WriteFile(filepath.Join(dir, "kv.txt"), []byte("K = CD\n"), 0o644)
+	if got := string(ReadFile(t, "kv.txt")); got != "K = CD\n" {
+		t.Errorf("ReadFile(kv.txt) with both forms = %q", got)
+	}
+	if p := Path(t, "kv.txt"); p != filepath.Join(dir, "kv.txt") {
+		t.Errorf("Path(kv.txt) with both forms = %s", p)
 	}
 }
 
@@ -156,9 +204,6 @@ func TestReaders(t *testing.T) {
 	if got := ReadFile(t, "x/kv.txt.gz"); !bytes.Equal(got, gz.Bytes()) {
 		t.Errorf("ReadFile decompressed a .gz file")
 	}
-	if got := ReadGzip(t, "x/kv.txt.gz"); string(got) != text {
-		t.Errorf("ReadGzip = %q", got)
-	}
 	if _, err := Gunzip([]byte(text)); err == nil {
 		t.Errorf("Gunzip accepted plain text")
 	}
@@ -185,20 +230,5 @@ func TestReaders(t *testing.T) {
 	}
 	if got := Hex(t, "00FfaB"); !bytes.Equal(got, []byte{0, 0xff, 0xab}) {
 		t.Errorf("Hex = %x", got)
-	}
-}
-
-// TestSharedVectors reports which scheme folders the real vector directory
-// has; it checks only that ML-KEM's is where the conventions say.
-func TestSharedVectors(t *testing.T) {
-	dir, from, err := Dir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("vector directory: %s (from %s)", dir, from)
-	Require(t, "mlkem/README.md")
-	for _, s := range []string{"mlkem", "frodo", "xwing", "tempo"} {
-		_, ok := Lookup(s + "/README.md")
-		t.Logf("%s/README.md present: %v", s, ok)
 	}
 }
