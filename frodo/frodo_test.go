@@ -288,18 +288,18 @@ func TestGenericPath(t *testing.T) {
 }
 
 // eFrodoKEM-640-SHAKE is CIRCL's frodo640shake: the same keys, ciphertexts
-// and shared keys from the same seeds, 1,000 of them (100 with -short or
-// without the assembly, 10 under the race detector), in
-// two parallel halves. Every tenth seed also compares the implicit-rejection
+// and shared keys from the same seeds, 100 of them (1,000 with
+// -frodo.stress and the assembly, 10 under the race detector), in two
+// parallel halves. Every tenth seed also compares the implicit-rejection
 // key of a tampered ciphertext.
 func TestCIRCL(t *testing.T) {
 	t.Parallel()
-	n := 1000
+	n := 100
 	switch {
 	case raceEnabled:
 		n = 10 // CIRCL under the race detector takes about 1 s a seed
-	case testing.Short(), !cpuid.HasAVX2():
-		n = 100 // -short, or the generic build (purego), where the default run has checked 1,000
+	case *stress && cpuid.HasAVX2():
+		n = 1000 // not in the generic build (purego), where the assembly's run has checked 1,000
 	}
 	p := frodo.EFrodoKEM640SHAKE
 	s := frodo640shake.Scheme()

@@ -3,6 +3,7 @@ package frodo_test
 import (
 	"bytes"
 	"crypto/rand"
+	"flag"
 	mrand "math/rand/v2"
 	"strings"
 	"testing"
@@ -11,17 +12,17 @@ import (
 	"github.com/pqkem/pqkem/frodo"
 )
 
-// The stress test of the assurance issue: per parameter set, 5,000 honest
-// round trips, 2,000 random tamperings and 1,000 random ciphertexts, as
-// ML-KEM's (mlkem/stress_test.go). The default run does the full counts
-// for all twelve sets, two sets at a time (about 280 CPU seconds with the
-// AVX2 and AES-NI kernels: about three and a half minutes on two cores
-// beside the other packages' tests).
-// The generic Go code (the purego build) is several times slower, so
-// there the default run does a tenth (stressPathDivisor, set by build tag),
-// and -short a hundredth of the counts for the 640 sets, a thousandth for
-// the larger ones (at least 2 each). The log line of each set gives the
-// counts it ran.
+var stress = flag.Bool("frodo.stress", false, "run TestStress with its full counts and TestCIRCL with 1,000 seeds (minutes)")
+
+// The stress test: per parameter set, 5,000 honest round trips, 2,000
+// random tamperings and 1,000 random ciphertexts, as ML-KEM's
+// (mlkem/stress_test.go). Those full counts run with -frodo.stress (about
+// 430 CPU seconds for all twelve sets with the AVX2 and AES-NI kernels; the
+// generic Go code of the purego build, several times slower, runs a tenth
+// of them, stressPathDivisor, set by build tag). By default each set runs a
+// hundredth of the counts, and -short a hundredth for the 640 sets and a
+// thousandth for the larger ones (at least 2 each). The log line of each set
+// gives the counts it ran.
 const (
 	stressRoundTrips = 5000
 	stressTamperings = 2000
@@ -30,13 +31,13 @@ const (
 
 // stressCount is the number of iterations of a stage with full count full.
 func stressCount(p *frodo.ParameterSet, full int) int {
-	if !testing.Short() {
+	switch {
+	case *stress:
 		return full / stressPathDivisor
+	case testing.Short() && !strings.Contains(p.Name(), "-640-"):
+		return max(full/1000, 2)
 	}
-	if strings.Contains(p.Name(), "-640-") {
-		return max(full/100, 2)
-	}
-	return max(full/1000, 2)
+	return max(full/100, 2)
 }
 
 // TestStress runs, for every parameter set, honest round trips (a fresh
