@@ -1,6 +1,7 @@
 package fips203
 
 import (
+	"flag"
 	"fmt"
 	"testing"
 )
@@ -15,13 +16,18 @@ import (
 // these tests prove the bounds its comments state, on which those
 // comparisons rely for inputs the tests cannot reach.
 
-// TestCondSubWholeRange checks condSub(x, m) on every x < 2^31 (its
-// documented range) for the m the code uses, q and 2q. Under -short, every
-// x below 2^24 and every 4099th beyond.
+// exhaustive makes the longest checks (TestBarrettReduce,
+// TestCondSubWholeRange) cover their whole input ranges; by default they
+// cover the values the code produces and a sample beyond.
+var exhaustive = flag.Bool("fips203.exhaustive", false, "run TestBarrettReduce and TestCondSubWholeRange on every 32-bit and 31-bit input (about 40 CPU seconds)")
+
+// TestCondSubWholeRange checks condSub(x, m) for the m the code uses, q and
+// 2q, on every x below 2^24 and every 4099th x beyond, up to 2^31 (its
+// documented range); with -fips203.exhaustive, on every x < 2^31.
 func TestCondSubWholeRange(t *testing.T) {
-	step := uint64(1)
-	if testing.Short() {
-		step = 4099
+	step := uint64(4099)
+	if *exhaustive {
+		step = 1
 	}
 	for _, m := range []uint32{q, 2 * q} {
 		t.Run(fmt.Sprint(m), func(t *testing.T) {
