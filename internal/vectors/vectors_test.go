@@ -128,16 +128,22 @@ func TestMissingFile(t *testing.T) {
 	}
 }
 
+// gzipped returns text compressed with gzip.
+func gzipped(text string) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(text))
+	zw.Close()
+	return b.Bytes()
+}
+
 // A file stored as name.gz reads as name, through every reader.
 func TestCompressedFile(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(EnvVar, dir)
 	text := "K = AB\n"
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(text))
-	zw.Close()
-	os.WriteFile(filepath.Join(dir, "kv.txt.gz"), gz.Bytes(), 0o644)
+	gz := gzipped(text)
+	os.WriteFile(filepath.Join(dir, "kv.txt.gz"), gz, 0o644)
 
 	if p, ok := Lookup("kv.txt"); !ok || p != filepath.Join(dir, "kv.txt.gz") {
 		t.Errorf("Lookup(kv.txt) = %s, %v", p, ok)
@@ -150,7 +156,7 @@ func TestCompressedFile(t *testing.T) {
 	}
 	// A name published with .gz reads compressed through ReadFile and
 	// decompressed through ReadText.
-	if got := ReadFile(t, "kv.txt.gz"); !bytes.Equal(got, gz.Bytes()) {
+	if got := ReadFile(t, "kv.txt.gz"); !bytes.Equal(got, gz) {
 		t.Errorf("ReadFile(kv.txt.gz) decompressed the file")
 	}
 	if got := string(ReadText(t, "kv.txt.gz")); got != text {
@@ -178,13 +184,10 @@ func TestReaders(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(EnvVar, dir)
 	text := "# comment\n\nd = 00ff\r\nK = AB\nA[0, 0] = {1, 2}\ndkPKE = NTT(s) = 0102\nempty =\n"
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(text))
-	zw.Close()
+	gz := gzipped(text)
 	os.MkdirAll(filepath.Join(dir, "x"), 0o755)
 	os.WriteFile(filepath.Join(dir, "x", "kv.txt"), []byte(text), 0o644)
-	os.WriteFile(filepath.Join(dir, "x", "kv.txt.gz"), gz.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "x", "kv.txt.gz"), gz, 0o644)
 	os.WriteFile(filepath.Join(dir, "x", "a.json"), []byte(`{"a": 1, "b": "x"}`), 0o644)
 
 	for _, rel := range []string{"x/kv.txt", "x/kv.txt.gz"} {
@@ -201,7 +204,7 @@ func TestReaders(t *testing.T) {
 			t.Errorf("ReadKeyValues(%s) = %v, want %v", rel, kvs, want)
 		}
 	}
-	if got := ReadFile(t, "x/kv.txt.gz"); !bytes.Equal(got, gz.Bytes()) {
+	if got := ReadFile(t, "x/kv.txt.gz"); !bytes.Equal(got, gz) {
 		t.Errorf("ReadFile decompressed a .gz file")
 	}
 	if _, err := Gunzip([]byte(text)); err == nil {
