@@ -1,8 +1,9 @@
 //go:build ignore
 
 // This program generates mlkem512.go, mlkem768.go and mlkem1024.go from one
-// template, so that the three levels share every line of their public API.
-// Run it with go generate.
+// template and the table of levels in internal/mlkemlevel, so that the
+// three levels share every line of their public API. Run it with go
+// generate.
 package main
 
 import (
@@ -10,34 +11,32 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"strings"
 	"text/template"
+
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 )
 
+// level is what the template needs of one mlkemlevel.Level.
 type level struct {
-	N                      string // "512", "768", "1024"
-	Params                 string // the fips203 parameter set
+	N                      string // "512", "768", "1024": the suffix of the identifiers
 	EKSize, DKSize, CTSize int
 	Security               string
 }
 
-var levels = []level{
-	{"512", "MLKEM512", 800, 1632, 768, "roughly AES-128 (NIST category 1)"},
-	{"768", "MLKEM768", 1184, 2400, 1088, "roughly AES-192 (NIST category 3)"},
-	{"1024", "MLKEM1024", 1568, 3168, 1568, "roughly AES-256 (NIST category 5)"},
-}
-
 func main() {
 	tmpl := template.Must(template.New("level").Parse(levelTemplate))
-	for _, l := range levels {
+	for _, l := range mlkemlevel.All() {
+		n := strings.TrimPrefix(l.Name(), "ML-KEM-")
 		var buf bytes.Buffer
-		if err := tmpl.Execute(&buf, l); err != nil {
+		if err := tmpl.Execute(&buf, level{n, l.EncapsulationKeySize(), l.DecapsulationKeyExpandedSize(), l.CiphertextSize(), l.Security()}); err != nil {
 			log.Fatal(err)
 		}
 		src, err := format.Source(buf.Bytes())
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := os.WriteFile("mlkem"+l.N+".go", src, 0o644); err != nil {
+		if err := os.WriteFile("mlkem"+n+".go", src, 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -50,8 +49,19 @@ package mlkem
 import (
 	"crypto"
 
+	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
 )
+
+// Derandomized encapsulation is package mlkemtest's, through
+// internal/derand: it is in no method set of this package.
+func init() {
+	derand.Register("mlkem.Encapsulate{{.N}}", func(ek *EncapsulationKey{{.N}}, m *[fips203.MessageSize]byte) (sharedKey, ciphertext []byte) {
+		var K [SharedKeySize]byte
+		c := ek.key.EncapsulateInternal(&K, make([]byte, 0, CiphertextSize{{.N}}), m)
+		return K[:], c
+	})
+}
 
 const (
 	// EncapsulationKeySize{{.N}} is the size of an ML-KEM-{{.N}} encapsulation key.
@@ -80,7 +90,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey{{.N}})(nil)
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
 	dk := new(DecapsulationKey{{.N}})
-	fips203.GenerateKey(&dk.key, fips203.{{.Params}})
+	fips203.GenerateKey(&dk.key, fips203.MLKEM{{.N}})
 	return dk, nil
 }
 
@@ -89,7 +99,7 @@ func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 	dk := new(DecapsulationKey{{.N}})
-	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.{{.Params}}, seed); err != nil {
+	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM{{.N}}, seed); err != nil {
 		return nil, err
 	}
 	return dk, nil
@@ -104,7 +114,7 @@ func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 // the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded{{.N}}(dk []byte) (*DecapsulationKey{{.N}}, error) {
 	k := new(DecapsulationKey{{.N}})
-	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.{{.Params}}, dk); err != nil {
+	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM{{.N}}, dk); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -182,7 +192,7 @@ func NewEncapsulationKey{{.N}}(encapsulationKey []byte) (*EncapsulationKey{{.N}}
 	})
 	ek := &k.ek
 	ek.key = &k.key
-	if err := fips203.NewEncapsulationKey(ek.key, fips203.{{.Params}}, encapsulationKey); err != nil {
+	if err := fips203.NewEncapsulationKey(ek.key, fips203.MLKEM{{.N}}, encapsulationKey); err != nil {
 		return nil, err
 	}
 	return ek, nil

@@ -12,6 +12,19 @@
 //
 // Most applications should use ML-KEM-768, or a hybrid with X25519.
 //
+// # Key encodings
+//
+// A decapsulation key has two encodings: the 64-byte seed d || z, which
+// [NewDecapsulationKey768] takes and [DecapsulationKey768.Bytes] returns,
+// and the FIPS 203 encoding (the expanded form), which
+// [NewDecapsulationKeyExpanded768] takes and
+// [DecapsulationKey768.ExpandedBytes] returns; the same for 512 and 1024.
+// Store the seed: it is smaller, and the expanded form follows from it.
+// A key parsed from the expanded form has no seed, and its Bytes method
+// returns nil: code that may hold such a key stores ExpandedBytes (package
+// [github.com/pqkem/pqkem/kem] does that on its own: its Bytes returns the
+// expanded form for these keys).
+//
 // # Implementation
 //
 // The three levels share one implementation (package internal/fips203):
@@ -21,7 +34,8 @@
 // ML-KEM-512 key is 5 KiB and nothing is allocated beyond the returned
 // values. The PAKE protocols swap the matrix sampler without a second copy
 // of K-PKE. The per-level wrappers in this package are generated from one
-// template (generate.go).
+// template (generate.go) and the table of levels (internal/mlkemlevel)
+// that the other packages of the module use.
 //
 // On amd64 with AVX2 the arithmetic runs in assembly, and key generation,
 // key parsing and decapsulation schedule their Keccak work on the four

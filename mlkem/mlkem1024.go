@@ -5,8 +5,19 @@ package mlkem
 import (
 	"crypto"
 
+	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
 )
+
+// Derandomized encapsulation is package mlkemtest's, through
+// internal/derand: it is in no method set of this package.
+func init() {
+	derand.Register("mlkem.Encapsulate1024", func(ek *EncapsulationKey1024, m *[fips203.MessageSize]byte) (sharedKey, ciphertext []byte) {
+		var K [SharedKeySize]byte
+		c := ek.key.EncapsulateInternal(&K, make([]byte, 0, CiphertextSize1024), m)
+		return K[:], c
+	})
+}
 
 const (
 	// EncapsulationKeySize1024 is the size of an ML-KEM-1024 encapsulation key.

@@ -10,6 +10,7 @@ package mlkemtest
 import (
 	"fmt"
 
+	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
 	"github.com/pqkem/pqkem/mlkem"
 )
@@ -17,33 +18,32 @@ import (
 // Encapsulate512 implements derandomized ML-KEM-512 encapsulation (FIPS 203,
 // Algorithm 17, ML-KEM.Encaps_internal) with random as the 32-byte m.
 func Encapsulate512(ek *mlkem.EncapsulationKey512, random []byte) (sharedKey, ciphertext []byte, err error) {
-	return encapsulate(fips203.MLKEM512, ek.Bytes(), random)
+	return encapsulate("mlkem.Encapsulate512", ek, random)
 }
 
 // Encapsulate768 implements derandomized ML-KEM-768 encapsulation (FIPS 203,
 // Algorithm 17, ML-KEM.Encaps_internal) with random as the 32-byte m.
 func Encapsulate768(ek *mlkem.EncapsulationKey768, random []byte) (sharedKey, ciphertext []byte, err error) {
-	return encapsulate(fips203.MLKEM768, ek.Bytes(), random)
+	return encapsulate("mlkem.Encapsulate768", ek, random)
 }
 
 // Encapsulate1024 implements derandomized ML-KEM-1024 encapsulation
 // (FIPS 203, Algorithm 17, ML-KEM.Encaps_internal) with random as the
 // 32-byte m.
 func Encapsulate1024(ek *mlkem.EncapsulationKey1024, random []byte) (sharedKey, ciphertext []byte, err error) {
-	return encapsulate(fips203.MLKEM1024, ek.Bytes(), random)
+	return encapsulate("mlkem.Encapsulate1024", ek, random)
 }
 
-func encapsulate(p *fips203.Params, ekBytes, random []byte) (sharedKey, ciphertext []byte, err error) {
+// encapsulate calls package mlkem's hook name, registered for its key type
+// EK, with random as m.
+func encapsulate[EK any](name string, ek EK, random []byte) (sharedKey, ciphertext []byte, err error) {
 	if len(random) != fips203.MessageSize {
 		return nil, nil, fmt.Errorf("mlkemtest: invalid randomness length %d, want %d", len(random), fips203.MessageSize)
 	}
-	// The public key types keep their parsed form private, so parse the
-	// encoding again, as the standard library's mlkemtest does.
-	var ek fips203.EncapsulationKey
-	if err := fips203.NewEncapsulationKey(&ek, p, ekBytes); err != nil {
-		return nil, nil, err
+	f, err := derand.Lookup[func(EK, *[fips203.MessageSize]byte) ([]byte, []byte)](name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mlkemtest: %w", err)
 	}
-	var K [fips203.SharedKeySize]byte
-	c := ek.EncapsulateInternal(&K, make([]byte, 0, p.CiphertextSize()), (*[32]byte)(random))
-	return K[:], c, nil
+	sharedKey, ciphertext = f(ek, (*[fips203.MessageSize]byte)(random))
+	return sharedKey, ciphertext, nil
 }
