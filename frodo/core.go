@@ -44,7 +44,7 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	z := seed[p.lenSec+p.lenSE:]
 	n := p.n
 
-	sk := make([]byte, p.DecapsulationKeySize())
+	sk := make([]byte, p.DecapsulationKeyExpandedSize())
 	pkSize := p.EncapsulationKeySize()
 	copy(sk, s)
 	pk := sk[p.lenSec : p.lenSec+pkSize]

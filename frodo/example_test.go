@@ -11,7 +11,7 @@ import (
 // (the specification's pk), Bob sends back a ciphertext, and both end up
 // with the same 16-byte shared key.
 func Example() {
-	p := frodo.FrodoKEM640AES
+	p := frodo.FrodoKEM640AES()
 
 	dk, err := p.GenerateKey()
 	if err != nil {

@@ -27,37 +27,45 @@
 //
 // # Encodings
 //
-// The encapsulation key is the specification's pk, seedA || pack(B). The
-// decapsulation key is the specification's sk, s || pk || S^T || pkh, the
-// format every other implementation exchanges; [ParameterSet.NewDecapsulationKey]
-// checks that pkh is the hash of pk. Key generation from a seed takes
-// exactly the bytes the reference implementation reads from randombytes,
-// s || seedSE || z, and derandomized encapsulation (package
-// [github.com/pqkem/pqkem/frodo/frodotest]) takes mu, or mu || salt for
-// FrodoKEM, so that the NIST DRBG drives the known-answer tests through
-// this API.
+// The encapsulation key is the specification's pk, seedA || pack(B).
+//
+// A decapsulation key has two encodings, as in package
+// [github.com/pqkem/pqkem/mlkem]: its seed s || seedSE || z, exactly the
+// bytes the reference key generation reads from randombytes, which
+// [ParameterSet.NewDecapsulationKey] takes and [DecapsulationKey.Bytes]
+// returns; and the specification's sk, s || pk || S^T || pkh (the
+// expanded form, which other implementations exchange), which
+// [ParameterSet.NewDecapsulationKeyExpanded] takes, after checking that
+// pkh is the hash of pk, and [DecapsulationKey.ExpandedBytes] returns. The
+// seed is 48 to 112 bytes, the sk 19888 to 43088. A key parsed from the
+// sk has no seed, and its Bytes method returns nil: code that may hold
+// such a key stores ExpandedBytes (package
+// [github.com/pqkem/pqkem/kem] does that on its own).
+//
+// Derandomized encapsulation, in package
+// [github.com/pqkem/pqkem/frodo/frodotest] and nowhere in this package's
+// API, takes mu, or mu || salt for FrodoKEM, so that the NIST DRBG drives
+// the known-answer tests through the same code.
 package frodo
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
 
-	"github.com/pqkem/pqkem/frodo/internal/derand"
+	"github.com/pqkem/pqkem/internal/derand"
 )
 
+// Derandomized encapsulation is package frodotest's, through
+// internal/derand: random is ek.ParameterSet().EncapsulationSeedSize()
+// bytes long (frodotest checks).
 func init() {
-	derand.Encapsulate = func(ek any, random []byte) ([]byte, []byte, error) {
-		k := ek.(*EncapsulationKey)
-		if len(random) != k.p.EncapsulationSeedSize() {
-			return nil, nil, fmt.Errorf("frodotest: invalid %s encapsulation randomness length %d, want %d",
-				k.p.name, len(random), k.p.EncapsulationSeedSize())
-		}
-		ss, ct := k.encapsulate(random)
-		return ss, ct, nil
-	}
+	derand.Register("frodo.Encapsulate", func(ek *EncapsulationKey, random []byte) (sharedKey, ciphertext []byte) {
+		return ek.encapsulate(random)
+	})
 }
 
 // EncapsulationKey is a FrodoKEM public key. It holds the parsed matrix B
@@ -73,26 +81,33 @@ type EncapsulationKey struct {
 // DecapsulationKey is a FrodoKEM private key.
 type DecapsulationKey struct {
 	ek EncapsulationKey
-	sk []byte   // the encoding: s || pk || S^T || pkh
+	sk []byte   // the expanded encoding: s || pk || S^T || pkh
 	st []uint16 // S^T, n̄ x n
+	// seed is s || seedSE || z, of ParameterSet.SeedSize() bytes; a key
+	// parsed from its sk has none.
+	seed    [maxSeedSize]byte
+	hasSeed bool
 }
 
 // GenerateKey generates a new key pair from crypto/rand.
 func (p *ParameterSet) GenerateKey() (*DecapsulationKey, error) {
-	seed := make([]byte, p.KeySeedSize())
+	seed := make([]byte, p.SeedSize())
 	rand.Read(seed)
-	return p.NewKeyFromSeed(seed)
+	return p.NewDecapsulationKey(seed)
 }
 
-// NewKeyFromSeed derives a key pair from seed = s || seedSE || z, the
-// KeySeedSize bytes the reference key generation reads from randombytes.
-// The seed must be uniformly random and secret.
-func (p *ParameterSet) NewKeyFromSeed(seed []byte) (*DecapsulationKey, error) {
-	if len(seed) != p.KeySeedSize() {
-		return nil, fmt.Errorf("frodo: invalid %s key seed length %d, want %d", p.name, len(seed), p.KeySeedSize())
+// NewDecapsulationKey makes the key pair of seed = s || seedSE || z, the
+// [ParameterSet.SeedSize] bytes the reference key generation reads from
+// randombytes (FrodoKEM.KeyGen). The seed must be uniformly random and
+// secret; [DecapsulationKey.Bytes] returns it.
+func (p *ParameterSet) NewDecapsulationKey(seed []byte) (*DecapsulationKey, error) {
+	if len(seed) != p.SeedSize() {
+		return nil, fmt.Errorf("frodo: invalid %s seed length %d, want %d", p.name, len(seed), p.SeedSize())
 	}
 	dk := new(DecapsulationKey)
 	p.keyGen(dk, seed)
+	copy(dk.seed[:], seed)
+	dk.hasSeed = true
 	return dk, nil
 }
 
@@ -119,11 +134,12 @@ func (p *ParameterSet) parseEncapsulationKey(ek *EncapsulationKey, pk []byte) {
 	ek.a.init(p, pk[:seedASize])
 }
 
-// NewDecapsulationKey parses the specification's sk, s || pk || S^T || pkh,
-// and checks that pkh is the hash of pk.
-func (p *ParameterSet) NewDecapsulationKey(sk []byte) (*DecapsulationKey, error) {
-	if len(sk) != p.DecapsulationKeySize() {
-		return nil, fmt.Errorf("frodo: invalid %s decapsulation key length %d, want %d", p.name, len(sk), p.DecapsulationKeySize())
+// NewDecapsulationKeyExpanded parses the specification's sk,
+// s || pk || S^T || pkh, and checks that pkh is the hash of pk. The key has
+// no seed: its Bytes method returns nil.
+func (p *ParameterSet) NewDecapsulationKeyExpanded(sk []byte) (*DecapsulationKey, error) {
+	if len(sk) != p.DecapsulationKeyExpandedSize() {
+		return nil, fmt.Errorf("frodo: invalid %s expanded decapsulation key length %d, want %d", p.name, len(sk), p.DecapsulationKeyExpandedSize())
 	}
 	sk = append([]byte(nil), sk...)
 	pkSize := p.EncapsulationKeySize()
@@ -148,7 +164,8 @@ func (ek *EncapsulationKey) ParameterSet() *ParameterSet { return ek.p }
 func (ek *EncapsulationKey) Bytes() []byte { return append([]byte(nil), ek.pk...) }
 
 // Encapsulate generates a shared key and its ciphertext for ek, with fresh
-// randomness from crypto/rand.
+// randomness from crypto/rand. For known-answer tests, derandomized
+// encapsulation is in package [github.com/pqkem/pqkem/frodo/frodotest].
 func (ek *EncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
 	var random [maxLenSec + maxSalt]byte
 	r := random[:ek.p.EncapsulationSeedSize()]
@@ -161,13 +178,26 @@ func (ek *EncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
 // ParameterSet returns the key's parameter set.
 func (dk *DecapsulationKey) ParameterSet() *ParameterSet { return dk.ek.p }
 
-// Bytes returns the specification's sk, s || pk || S^T || pkh. It is secret.
-func (dk *DecapsulationKey) Bytes() []byte { return append([]byte(nil), dk.sk...) }
+// Bytes returns the seed s || seedSE || z the key was made from, in the
+// form [ParameterSet.NewDecapsulationKey] takes. It is secret.
+//
+// A key made by [ParameterSet.NewDecapsulationKeyExpanded] has no seed, and
+// Bytes returns nil for it; use [DecapsulationKey.ExpandedBytes].
+func (dk *DecapsulationKey) Bytes() []byte {
+	if !dk.hasSeed {
+		return nil
+	}
+	return bytes.Clone(dk.seed[:dk.ek.p.SeedSize()])
+}
+
+// ExpandedBytes returns the specification's sk, s || pk || S^T || pkh, in
+// the form [ParameterSet.NewDecapsulationKeyExpanded] takes. It is secret.
+func (dk *DecapsulationKey) ExpandedBytes() []byte { return bytes.Clone(dk.sk) }
 
 // EncapsulationKey returns the public key that goes with dk.
 func (dk *DecapsulationKey) EncapsulationKey() *EncapsulationKey { return &dk.ek }
 
-// Encapsulator returns the public key as a crypto.Encapsulator.
+// Encapsulator returns the public key as a [crypto.Encapsulator].
 func (dk *DecapsulationKey) Encapsulator() crypto.Encapsulator { return &dk.ek }
 
 // Decapsulate returns the shared key of ciphertext. A ciphertext of the

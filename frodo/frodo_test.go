@@ -24,7 +24,7 @@ func randomBytes(n int) []byte {
 
 func mustKey(t testing.TB, p *frodo.ParameterSet, seed []byte) *frodo.DecapsulationKey {
 	t.Helper()
-	dk, err := p.NewKeyFromSeed(seed)
+	dk, err := p.NewDecapsulationKey(seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +54,12 @@ func TestSizes(t *testing.T) {
 		names[p.Name()] = true
 		level := p.Name()[:strings.LastIndex(p.Name(), "-")]
 		w, s := want[level], seeds[level]
-		got := [4]int{p.EncapsulationKeySize(), p.DecapsulationKeySize(), p.CiphertextSize(), p.SharedKeySize()}
+		got := [4]int{p.EncapsulationKeySize(), p.DecapsulationKeyExpandedSize(), p.CiphertextSize(), p.SharedKeySize()}
 		if got != w {
 			t.Errorf("%s: sizes %v, want %v", p.Name(), got, w)
 		}
-		if p.KeySeedSize() != s[0] || p.EncapsulationSeedSize() != s[1] {
-			t.Errorf("%s: seed sizes %d, %d, want %v", p.Name(), p.KeySeedSize(), p.EncapsulationSeedSize(), s)
+		if p.SeedSize() != s[0] || p.EncapsulationSeedSize() != s[1] {
+			t.Errorf("%s: seed sizes %d, %d, want %v", p.Name(), p.SeedSize(), p.EncapsulationSeedSize(), s)
 		}
 		if p.Ephemeral() != strings.HasPrefix(p.Name(), "e") {
 			t.Errorf("%s: Ephemeral() = %v", p.Name(), p.Ephemeral())
@@ -80,8 +80,8 @@ func TestRoundTrip(t *testing.T) {
 			if dk.ParameterSet() != p || dk.EncapsulationKey().ParameterSet() != p {
 				t.Error("keys do not know their parameter set")
 			}
-			skBytes, pkBytes := dk.Bytes(), dk.EncapsulationKey().Bytes()
-			if len(skBytes) != p.DecapsulationKeySize() || len(pkBytes) != p.EncapsulationKeySize() {
+			skBytes, pkBytes := dk.ExpandedBytes(), dk.EncapsulationKey().Bytes()
+			if len(skBytes) != p.DecapsulationKeyExpandedSize() || len(pkBytes) != p.EncapsulationKeySize() {
 				t.Fatal("wrong key lengths")
 			}
 			if !bytes.Equal(skBytes[p.SharedKeySize():p.SharedKeySize()+len(pkBytes)], pkBytes) {
@@ -91,12 +91,24 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dk2, err := p.NewDecapsulationKey(skBytes)
+			dk2, err := p.NewDecapsulationKeyExpanded(skBytes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(dk2.Bytes(), skBytes) || !bytes.Equal(dk2.EncapsulationKey().Bytes(), pkBytes) || !bytes.Equal(ek.Bytes(), pkBytes) {
+			if !bytes.Equal(dk2.ExpandedBytes(), skBytes) || !bytes.Equal(dk2.EncapsulationKey().Bytes(), pkBytes) || !bytes.Equal(ek.Bytes(), pkBytes) {
 				t.Error("encodings do not round-trip")
+			}
+			// The seed round-trips; a key parsed from its sk has none.
+			seed := dk.Bytes()
+			if len(seed) != p.SeedSize() {
+				t.Fatalf("len(Bytes()) = %d, want SeedSize %d", len(seed), p.SeedSize())
+			}
+			dk3 := mustKey(t, p, seed)
+			if !bytes.Equal(dk3.Bytes(), seed) || !bytes.Equal(dk3.ExpandedBytes(), skBytes) {
+				t.Error("NewDecapsulationKey(dk.Bytes()) is not the same key")
+			}
+			if b := dk2.Bytes(); b != nil {
+				t.Errorf("Bytes() of a key parsed from its sk is %d bytes, want nil", len(b))
 			}
 			for _, e := range []interface {
 				Encapsulate() ([]byte, []byte)
@@ -141,7 +153,7 @@ func rejectionKey(p *frodo.ParameterSet, sk, ct []byte) []byte {
 func TestImplicitRejection(t *testing.T) {
 	for _, p := range frodo.ParameterSets() {
 		t.Run(p.Name(), func(t *testing.T) {
-			dk := mustKey(t, p, randomBytes(p.KeySeedSize()))
+			dk := mustKey(t, p, randomBytes(p.SeedSize()))
 			K, c := dk.EncapsulationKey().Encapsulate()
 			c1 := p.EncapsulationKeySize() - 16 // the size of pack(B'): n*n̄*D/8, as pack(B)
 			c2 := c1 + 2*64*(p.CiphertextSize()-c1-(p.EncapsulationSeedSize()-p.SharedKeySize()))/128
@@ -160,14 +172,14 @@ func TestImplicitRejection(t *testing.T) {
 					if bytes.Equal(got, K) {
 						t.Fatalf("byte %d: a tampered ciphertext gave the shared key", pos)
 					}
-					if want := rejectionKey(p, dk.Bytes(), bad); !bytes.Equal(got, want) {
+					if want := rejectionKey(p, dk.ExpandedBytes(), bad); !bytes.Equal(got, want) {
 						t.Fatalf("byte %d: got %x, want the implicit-rejection key SHAKE(ct || s) %x", pos, got, want)
 					}
 				}
 			}
 			// The implicit-rejection key of random ciphertexts too.
 			bad := randomBytes(p.CiphertextSize())
-			if got, _ := dk.Decapsulate(bad); !bytes.Equal(got, rejectionKey(p, dk.Bytes(), bad)) {
+			if got, _ := dk.Decapsulate(bad); !bytes.Equal(got, rejectionKey(p, dk.ExpandedBytes(), bad)) {
 				t.Fatal("a random ciphertext does not give SHAKE(ct || s)")
 			}
 		})
@@ -194,19 +206,19 @@ func TestWrongLengths(t *testing.T) {
 				}
 			}
 			lengths := func(size int) []int { return []int{0, 1, size - 1, size + 1, 2 * size} }
-			for _, n := range lengths(p.KeySeedSize()) {
-				_, err := p.NewKeyFromSeed(make([]byte, n))
-				check("NewKeyFromSeed", n, p.KeySeedSize(), err)
+			for _, n := range lengths(p.SeedSize()) {
+				_, err := p.NewDecapsulationKey(make([]byte, n))
+				check("NewDecapsulationKey", n, p.SeedSize(), err)
 			}
 			for _, n := range lengths(p.EncapsulationKeySize()) {
 				_, err := p.NewEncapsulationKey(make([]byte, n))
 				check("NewEncapsulationKey", n, p.EncapsulationKeySize(), err)
 			}
-			for _, n := range lengths(p.DecapsulationKeySize()) {
-				_, err := p.NewDecapsulationKey(make([]byte, n))
-				check("NewDecapsulationKey", n, p.DecapsulationKeySize(), err)
+			for _, n := range lengths(p.DecapsulationKeyExpandedSize()) {
+				_, err := p.NewDecapsulationKeyExpanded(make([]byte, n))
+				check("NewDecapsulationKeyExpanded", n, p.DecapsulationKeyExpandedSize(), err)
 			}
-			dk := mustKey(t, p, make([]byte, p.KeySeedSize()))
+			dk := mustKey(t, p, make([]byte, p.SeedSize()))
 			for _, n := range lengths(p.CiphertextSize()) {
 				_, err := dk.Decapsulate(make([]byte, n))
 				check("Decapsulate", n, p.CiphertextSize(), err)
@@ -230,21 +242,21 @@ func TestWrongLengths(t *testing.T) {
 // NewDecapsulationKey checks that pkh is the hash of pk.
 func TestDecapsulationKeyHashCheck(t *testing.T) {
 	for _, p := range frodo.ParameterSets() {
-		sk := mustKey(t, p, randomBytes(p.KeySeedSize())).Bytes()
+		sk := mustKey(t, p, randomBytes(p.SeedSize())).ExpandedBytes()
 		for _, pos := range []int{
 			len(sk) - 1, len(sk) - p.SharedKeySize(), // pkh
 			p.SharedKeySize(), p.SharedKeySize() + 100, p.SharedKeySize() + p.EncapsulationKeySize() - 1, // pk
 		} {
 			bad := bytes.Clone(sk)
 			bad[pos] ^= 4
-			if _, err := p.NewDecapsulationKey(bad); err == nil || !strings.Contains(err.Error(), "pkh") {
+			if _, err := p.NewDecapsulationKeyExpanded(bad); err == nil || !strings.Contains(err.Error(), "pkh") {
 				t.Errorf("%s: sk with byte %d changed: error %v, want a pkh mismatch", p.Name(), pos, err)
 			}
 		}
 		// s and S^T are not covered by pkh: a changed s is accepted.
 		bad := bytes.Clone(sk)
 		bad[0] ^= 1
-		if _, err := p.NewDecapsulationKey(bad); err != nil {
+		if _, err := p.NewDecapsulationKeyExpanded(bad); err != nil {
 			t.Errorf("%s: %v", p.Name(), err)
 		}
 	}
@@ -257,11 +269,11 @@ func TestGenericPath(t *testing.T) {
 	}
 	sets := frodo.ParameterSets()
 	if raceEnabled {
-		sets = []*frodo.ParameterSet{frodo.FrodoKEM640AES, frodo.EFrodoKEM640SHAKE} // the generic path is slow under -race
+		sets = []*frodo.ParameterSet{frodo.FrodoKEM640AES(), frodo.EFrodoKEM640SHAKE()} // the generic path is slow under -race
 	}
 	for _, p := range sets {
 		t.Run(p.Name(), func(t *testing.T) {
-			seed, m := randomBytes(p.KeySeedSize()), randomBytes(p.EncapsulationSeedSize())
+			seed, m := randomBytes(p.SeedSize()), randomBytes(p.EncapsulationSeedSize())
 			run := func() (sk, ct, ss, rej []byte) {
 				dk := mustKey(t, p, seed)
 				ss, ct, err := frodotest.Encapsulate(dk.EncapsulationKey(), m)
@@ -274,7 +286,7 @@ func TestGenericPath(t *testing.T) {
 				bad := bytes.Clone(ct)
 				bad[5] ^= 1
 				rej, _ = dk.Decapsulate(bad)
-				return dk.Bytes(), ct, ss, rej
+				return dk.ExpandedBytes(), ct, ss, rej
 			}
 			sk1, ct1, ss1, rej1 := run()
 			restore := cpuid.ForceGeneric(true)
@@ -301,21 +313,21 @@ func TestCIRCL(t *testing.T) {
 	case *stress && cpuid.HasAVX2():
 		n = 1000 // not in the generic build (purego), where the assembly's run has checked 1,000
 	}
-	p := frodo.EFrodoKEM640SHAKE
+	p := frodo.EFrodoKEM640SHAKE()
 	s := frodo640shake.Scheme()
-	if s.SeedSize() != p.KeySeedSize() || s.EncapsulationSeedSize() != p.EncapsulationSeedSize() {
+	if s.SeedSize() != p.SeedSize() || s.EncapsulationSeedSize() != p.EncapsulationSeedSize() {
 		t.Fatal("seed sizes differ from CIRCL's")
 	}
 	for half := range 2 {
 		t.Run(strconv.Itoa(half), func(t *testing.T) {
 			t.Parallel()
 			for i := half; i < n; i += 2 {
-				seed, m := randomBytes(p.KeySeedSize()), randomBytes(p.EncapsulationSeedSize())
+				seed, m := randomBytes(p.SeedSize()), randomBytes(p.EncapsulationSeedSize())
 				dk := mustKey(t, p, seed)
 				cpk, csk := s.DeriveKeyPair(seed)
 				cpkBytes, _ := cpk.MarshalBinary()
 				cskBytes, _ := csk.MarshalBinary()
-				if !bytes.Equal(dk.EncapsulationKey().Bytes(), cpkBytes) || !bytes.Equal(dk.Bytes(), cskBytes) {
+				if !bytes.Equal(dk.EncapsulationKey().Bytes(), cpkBytes) || !bytes.Equal(dk.ExpandedBytes(), cskBytes) {
 					t.Fatalf("seed %x: keys differ from CIRCL's", seed)
 				}
 				ss, ct, err := frodotest.Encapsulate(dk.EncapsulationKey(), m)
@@ -355,19 +367,19 @@ func TestAllocations(t *testing.T) {
 	const limit = 64 << 10
 	for _, p := range frodo.ParameterSets() {
 		t.Run(p.Name(), func(t *testing.T) {
-			dk := mustKey(t, p, randomBytes(p.KeySeedSize()))
+			dk := mustKey(t, p, randomBytes(p.SeedSize()))
 			ek := dk.EncapsulationKey()
 			_, ct := ek.Encapsulate()
-			seed := randomBytes(p.KeySeedSize())
+			seed := randomBytes(p.SeedSize())
 			// The key itself: sk, S^T and B (2 bytes an entry each).
-			keySize := p.DecapsulationKeySize() + 2*2*8*(p.EncapsulationKeySize()-16)*8/(8*int(logq(p)))
+			keySize := p.DecapsulationKeyExpandedSize() + 2*2*8*(p.EncapsulationKeySize()-16)*8/(8*int(logq(p)))
 			for _, c := range []struct {
 				what   string
 				own    int
 				allocs float64
 				f      func()
 			}{
-				{"NewKeyFromSeed", keySize, 8, func() { p.NewKeyFromSeed(seed) }},
+				{"NewDecapsulationKey", keySize, 8, func() { p.NewDecapsulationKey(seed) }},
 				{"Encapsulate", p.CiphertextSize() + p.SharedKeySize(), 2, func() { ek.Encapsulate() }},
 				{"Decapsulate", p.SharedKeySize(), 1, func() { dk.Decapsulate(ct) }},
 			} {
@@ -411,8 +423,8 @@ func heapPerOp(runs int, f func()) int {
 // One key serves concurrent encapsulations and decapsulations (run with
 // -race).
 func TestConcurrent(t *testing.T) {
-	for _, p := range []*frodo.ParameterSet{frodo.FrodoKEM640AES, frodo.EFrodoKEM640SHAKE} {
-		dk := mustKey(t, p, randomBytes(p.KeySeedSize()))
+	for _, p := range []*frodo.ParameterSet{frodo.FrodoKEM640AES(), frodo.EFrodoKEM640SHAKE()} {
+		dk := mustKey(t, p, randomBytes(p.SeedSize()))
 		errs := make(chan error, 4)
 		for range 4 {
 			go func() {

@@ -11,7 +11,7 @@ import (
 var fuzzKeys = func() []*frodo.DecapsulationKey {
 	var keys []*frodo.DecapsulationKey
 	for _, p := range frodo.ParameterSets() {
-		dk, err := p.NewKeyFromSeed(bytes.Repeat([]byte{0x5a}, p.KeySeedSize()))
+		dk, err := p.NewDecapsulationKey(bytes.Repeat([]byte{0x5a}, p.SeedSize()))
 		if err != nil {
 			panic(err)
 		}
@@ -61,7 +61,7 @@ func FuzzFrodoDecapsulate(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := rejectionKey(p, dk.Bytes(), ct); !bytes.Equal(ss, want) {
+		if want := rejectionKey(p, dk.ExpandedBytes(), ct); !bytes.Equal(ss, want) {
 			t.Fatalf("%s: not the implicit-rejection key", p.Name())
 		}
 	})
@@ -93,16 +93,16 @@ func FuzzFrodoParse(f *testing.F) {
 				t.Fatal("wrong lengths")
 			}
 		case 1: // an sk whose s and S^T are the fuzz data, with the right pkh
-			sk := dk.Bytes()
+			sk := dk.ExpandedBytes()
 			n := p.SharedKeySize()
 			stStart := n + p.EncapsulationKeySize()
 			copy(sk[:n], fit(data, n))
 			copy(sk[stStart:len(sk)-n], fit(data, len(sk)-n-stStart))
-			dk2, err := p.NewDecapsulationKey(sk)
+			dk2, err := p.NewDecapsulationKeyExpanded(sk)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(dk2.Bytes(), sk) {
+			if !bytes.Equal(dk2.ExpandedBytes(), sk) {
 				t.Fatal("sk does not round-trip")
 			}
 			_, ct := dk2.EncapsulationKey().Encapsulate()
@@ -110,13 +110,13 @@ func FuzzFrodoParse(f *testing.F) {
 				t.Fatal(err)
 			}
 		case 2: // arbitrary bytes as an sk: the pkh check rejects them
-			sk := fit(data, p.DecapsulationKeySize())
-			if _, err := p.NewDecapsulationKey(sk); err == nil && !bytes.Equal(sk, dk.Bytes()) {
+			sk := fit(data, p.DecapsulationKeyExpandedSize())
+			if _, err := p.NewDecapsulationKeyExpanded(sk); err == nil && !bytes.Equal(sk, dk.ExpandedBytes()) {
 				// Only possible if pkh happens to match: check it does.
 				n := p.SharedKeySize()
 				pk := sk[n : n+p.EncapsulationKeySize()]
 				ek, _ := p.NewEncapsulationKey(pk)
-				dk3, _ := p.NewDecapsulationKey(sk)
+				dk3, _ := p.NewDecapsulationKeyExpanded(sk)
 				if !bytes.Equal(dk3.EncapsulationKey().Bytes(), ek.Bytes()) {
 					t.Fatal("an sk with a wrong pkh was accepted")
 				}
@@ -125,11 +125,11 @@ func FuzzFrodoParse(f *testing.F) {
 			if _, err := p.NewEncapsulationKey(data); (err == nil) != (len(data) == p.EncapsulationKeySize()) {
 				t.Fatalf("NewEncapsulationKey of %d bytes: %v", len(data), err)
 			}
-			if _, err := p.NewDecapsulationKey(data); err == nil && len(data) != p.DecapsulationKeySize() {
-				t.Fatalf("NewDecapsulationKey of %d bytes accepted", len(data))
+			if _, err := p.NewDecapsulationKeyExpanded(data); err == nil && len(data) != p.DecapsulationKeyExpandedSize() {
+				t.Fatalf("NewDecapsulationKeyExpanded of %d bytes accepted", len(data))
 			}
-			if _, err := p.NewKeyFromSeed(data); (err == nil) != (len(data) == p.KeySeedSize()) {
-				t.Fatalf("NewKeyFromSeed of %d bytes: %v", len(data), err)
+			if _, err := p.NewDecapsulationKey(data); (err == nil) != (len(data) == p.SeedSize()) {
+				t.Fatalf("NewDecapsulationKey of %d bytes: %v", len(data), err)
 			}
 		}
 	})

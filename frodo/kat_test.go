@@ -28,15 +28,15 @@ func katFile(p *frodo.ParameterSet) string {
 	if strings.HasSuffix(p.Name(), "-SHAKE") {
 		suffix = "_shake"
 	}
-	return fmt.Sprintf("frodo/%s/PQCkemKAT_%d%s.rsp", dir, p.DecapsulationKeySize(), suffix)
+	return fmt.Sprintf("frodo/%s/PQCkemKAT_%d%s.rsp", dir, p.DecapsulationKeyExpandedSize(), suffix)
 }
 
 // katCase runs one KAT case through the public API: the DRBG seeded with
-// seed drives key generation (one randombytes call of KeySeedSize bytes)
+// seed drives key generation (one randombytes call of SeedSize bytes)
 // and encapsulation (one call of EncapsulationSeedSize bytes).
 func katCase(t testing.TB, p *frodo.ParameterSet, seed []byte) (pk, sk, ct, ss []byte) {
 	drbg := nistdrbg.New(seed, nil)
-	dk, err := p.NewKeyFromSeed(drbg.Bytes(p.KeySeedSize()))
+	dk, err := p.NewDecapsulationKey(drbg.Bytes(p.SeedSize()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func katCase(t testing.TB, p *frodo.ParameterSet, seed []byte) (pk, sk, ct, ss [
 	if !bytes.Equal(ss, ss2) {
 		t.Fatalf("%s: Decapsulate does not recover the shared key", p.Name())
 	}
-	return ek.Bytes(), dk.Bytes(), ct, ss
+	return ek.Bytes(), dk.ExpandedBytes(), ct, ss
 }
 
 func TestKAT(t *testing.T) {
@@ -92,7 +92,7 @@ func TestKAT(t *testing.T) {
 						}
 					}
 					// The stored sk decapsulates the stored ct.
-					dk, err := p.NewDecapsulationKey(sk)
+					dk, err := p.NewDecapsulationKeyExpanded(sk)
 					if err != nil {
 						t.Fatal(err)
 					}

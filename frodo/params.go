@@ -6,17 +6,19 @@ const nbar = 8
 // Largest sizes over all parameter sets, for fixed-capacity arrays that
 // live on the stack.
 const (
-	maxN       = 1344
-	maxLenSec  = 32
-	maxSeedSE  = 2 * maxLenSec
-	maxSalt    = 2 * maxLenSec
-	seedASize  = 16
-	cdfMaxSize = 13
+	maxN      = 1344
+	maxLenSec = 32
+	maxSeedSE = 2 * maxLenSec
+	maxSalt   = 2 * maxLenSec
+	// maxSeedSize is the largest SeedSize: s || seedSE || z.
+	maxSeedSize = maxLenSec + maxSeedSE + seedASize
+	seedASize   = 16
+	cdfMaxSize  = 13
 )
 
-// ParameterSet is one of the twelve FrodoKEM parameter sets. The twelve
-// values are the package-level variables FrodoKEM640AES ... EFrodoKEM1344SHAKE;
-// there are no others.
+// ParameterSet is one of the twelve FrodoKEM parameter sets, which
+// [FrodoKEM640AES] ... [EFrodoKEM1344SHAKE] and [ParameterSets] return;
+// there are no others. A ParameterSet never changes.
 type ParameterSet struct {
 	name    string
 	n       int      // the LWE dimension n
@@ -56,36 +58,80 @@ func newSet(name string, n int, logq uint, b, lenSec int, salted bool, cdf []uin
 	return p
 }
 
-// The twelve parameter sets. FrodoKEM-... is the salted version of the
-// ISO/IEC proposal and draft-longa-cfrg-frodokem, safe for keys used with
-// many ciphertexts. eFrodoKEM-... is the ephemeral version, bit-identical to
-// FrodoKEM of NIST round 3: use one eFrodoKEM key for fewer than 2^8
-// ciphertexts (the specification's limit for the ephemeral variant, whose
-// security with many ciphertexts per key is not claimed).
+// The twelve parameter sets, which the functions below return.
 var (
-	FrodoKEM640AES    = newSet("FrodoKEM-640-AES", 640, 15, 2, 16, true, cdf640, true)
-	FrodoKEM640SHAKE  = newSet("FrodoKEM-640-SHAKE", 640, 15, 2, 16, true, cdf640, false)
-	FrodoKEM976AES    = newSet("FrodoKEM-976-AES", 976, 16, 3, 24, true, cdf976, true)
-	FrodoKEM976SHAKE  = newSet("FrodoKEM-976-SHAKE", 976, 16, 3, 24, true, cdf976, false)
-	FrodoKEM1344AES   = newSet("FrodoKEM-1344-AES", 1344, 16, 4, 32, true, cdf1344, true)
-	FrodoKEM1344SHAKE = newSet("FrodoKEM-1344-SHAKE", 1344, 16, 4, 32, true, cdf1344, false)
+	frodoKEM640AES    = newSet("FrodoKEM-640-AES", 640, 15, 2, 16, true, cdf640, true)
+	frodoKEM640SHAKE  = newSet("FrodoKEM-640-SHAKE", 640, 15, 2, 16, true, cdf640, false)
+	frodoKEM976AES    = newSet("FrodoKEM-976-AES", 976, 16, 3, 24, true, cdf976, true)
+	frodoKEM976SHAKE  = newSet("FrodoKEM-976-SHAKE", 976, 16, 3, 24, true, cdf976, false)
+	frodoKEM1344AES   = newSet("FrodoKEM-1344-AES", 1344, 16, 4, 32, true, cdf1344, true)
+	frodoKEM1344SHAKE = newSet("FrodoKEM-1344-SHAKE", 1344, 16, 4, 32, true, cdf1344, false)
 
-	// eFrodoKEM: one key for fewer than 2^8 ciphertexts.
-	EFrodoKEM640AES    = newSet("eFrodoKEM-640-AES", 640, 15, 2, 16, false, cdf640, true)
-	EFrodoKEM640SHAKE  = newSet("eFrodoKEM-640-SHAKE", 640, 15, 2, 16, false, cdf640, false)
-	EFrodoKEM976AES    = newSet("eFrodoKEM-976-AES", 976, 16, 3, 24, false, cdf976, true)
-	EFrodoKEM976SHAKE  = newSet("eFrodoKEM-976-SHAKE", 976, 16, 3, 24, false, cdf976, false)
-	EFrodoKEM1344AES   = newSet("eFrodoKEM-1344-AES", 1344, 16, 4, 32, false, cdf1344, true)
-	EFrodoKEM1344SHAKE = newSet("eFrodoKEM-1344-SHAKE", 1344, 16, 4, 32, false, cdf1344, false)
+	eFrodoKEM640AES    = newSet("eFrodoKEM-640-AES", 640, 15, 2, 16, false, cdf640, true)
+	eFrodoKEM640SHAKE  = newSet("eFrodoKEM-640-SHAKE", 640, 15, 2, 16, false, cdf640, false)
+	eFrodoKEM976AES    = newSet("eFrodoKEM-976-AES", 976, 16, 3, 24, false, cdf976, true)
+	eFrodoKEM976SHAKE  = newSet("eFrodoKEM-976-SHAKE", 976, 16, 3, 24, false, cdf976, false)
+	eFrodoKEM1344AES   = newSet("eFrodoKEM-1344-AES", 1344, 16, 4, 32, false, cdf1344, true)
+	eFrodoKEM1344SHAKE = newSet("eFrodoKEM-1344-SHAKE", 1344, 16, 4, 32, false, cdf1344, false)
 )
+
+// The salted FrodoKEM of the ISO/IEC proposal and
+// draft-longa-cfrg-frodokem, safe for keys used with many ciphertexts.
+
+// FrodoKEM640AES returns FrodoKEM-640-AES.
+func FrodoKEM640AES() *ParameterSet { return frodoKEM640AES }
+
+// FrodoKEM640SHAKE returns FrodoKEM-640-SHAKE.
+func FrodoKEM640SHAKE() *ParameterSet { return frodoKEM640SHAKE }
+
+// FrodoKEM976AES returns FrodoKEM-976-AES.
+func FrodoKEM976AES() *ParameterSet { return frodoKEM976AES }
+
+// FrodoKEM976SHAKE returns FrodoKEM-976-SHAKE.
+func FrodoKEM976SHAKE() *ParameterSet { return frodoKEM976SHAKE }
+
+// FrodoKEM1344AES returns FrodoKEM-1344-AES.
+func FrodoKEM1344AES() *ParameterSet { return frodoKEM1344AES }
+
+// FrodoKEM1344SHAKE returns FrodoKEM-1344-SHAKE.
+func FrodoKEM1344SHAKE() *ParameterSet { return frodoKEM1344SHAKE }
+
+// The ephemeral eFrodoKEM, bit-identical to FrodoKEM of NIST round 3: use
+// one eFrodoKEM key for fewer than 2^8 ciphertexts (the specification's
+// limit for the ephemeral variant, whose security with many ciphertexts per
+// key is not claimed).
+
+// EFrodoKEM640AES returns eFrodoKEM-640-AES, for fewer than 2^8
+// ciphertexts per key.
+func EFrodoKEM640AES() *ParameterSet { return eFrodoKEM640AES }
+
+// EFrodoKEM640SHAKE returns eFrodoKEM-640-SHAKE, for fewer than 2^8
+// ciphertexts per key.
+func EFrodoKEM640SHAKE() *ParameterSet { return eFrodoKEM640SHAKE }
+
+// EFrodoKEM976AES returns eFrodoKEM-976-AES, for fewer than 2^8
+// ciphertexts per key.
+func EFrodoKEM976AES() *ParameterSet { return eFrodoKEM976AES }
+
+// EFrodoKEM976SHAKE returns eFrodoKEM-976-SHAKE, for fewer than 2^8
+// ciphertexts per key.
+func EFrodoKEM976SHAKE() *ParameterSet { return eFrodoKEM976SHAKE }
+
+// EFrodoKEM1344AES returns eFrodoKEM-1344-AES, for fewer than 2^8
+// ciphertexts per key.
+func EFrodoKEM1344AES() *ParameterSet { return eFrodoKEM1344AES }
+
+// EFrodoKEM1344SHAKE returns eFrodoKEM-1344-SHAKE, for fewer than 2^8
+// ciphertexts per key.
+func EFrodoKEM1344SHAKE() *ParameterSet { return eFrodoKEM1344SHAKE }
 
 // ParameterSets returns the twelve parameter sets: the six salted FrodoKEM
 // sets, then the six eFrodoKEM sets, each 640, 976, 1344 with AES before
-// SHAKE.
+// SHAKE. The slice is new; the sets are shared and never change.
 func ParameterSets() []*ParameterSet {
 	return []*ParameterSet{
-		FrodoKEM640AES, FrodoKEM640SHAKE, FrodoKEM976AES, FrodoKEM976SHAKE, FrodoKEM1344AES, FrodoKEM1344SHAKE,
-		EFrodoKEM640AES, EFrodoKEM640SHAKE, EFrodoKEM976AES, EFrodoKEM976SHAKE, EFrodoKEM1344AES, EFrodoKEM1344SHAKE,
+		frodoKEM640AES, frodoKEM640SHAKE, frodoKEM976AES, frodoKEM976SHAKE, frodoKEM1344AES, frodoKEM1344SHAKE,
+		eFrodoKEM640AES, eFrodoKEM640SHAKE, eFrodoKEM976AES, eFrodoKEM976SHAKE, eFrodoKEM1344AES, eFrodoKEM1344SHAKE,
 	}
 }
 
@@ -101,9 +147,10 @@ func (p *ParameterSet) Ephemeral() bool { return p.lenSalt == 0 }
 // seedA || pack(B).
 func (p *ParameterSet) EncapsulationKeySize() int { return seedASize + p.packedSize(p.n*nbar) }
 
-// DecapsulationKeySize is the size of the specification's sk:
-// s || pk || S^T || pkh.
-func (p *ParameterSet) DecapsulationKeySize() int {
+// DecapsulationKeyExpandedSize is the size of the specification's sk,
+// s || pk || S^T || pkh, which [ParameterSet.NewDecapsulationKeyExpanded]
+// takes and [DecapsulationKey.ExpandedBytes] returns.
+func (p *ParameterSet) DecapsulationKeyExpandedSize() int {
 	return p.lenSec + p.EncapsulationKeySize() + 2*p.n*nbar + p.lenSec
 }
 
@@ -116,10 +163,12 @@ func (p *ParameterSet) CiphertextSize() int {
 // SharedKeySize is the size of a shared key: 16, 24 or 32 bytes.
 func (p *ParameterSet) SharedKeySize() int { return p.lenSec }
 
-// KeySeedSize is the size of the randomness key generation takes,
-// s || seedSE || z, exactly what the reference implementation reads from
-// randombytes.
-func (p *ParameterSet) KeySeedSize() int { return p.lenSec + p.lenSE + seedASize }
+// SeedSize is the size of the seed of a decapsulation key,
+// s || seedSE || z: the randomness of key generation, exactly what the
+// reference implementation reads from randombytes. It is what
+// [ParameterSet.NewDecapsulationKey] takes and [DecapsulationKey.Bytes]
+// returns.
+func (p *ParameterSet) SeedSize() int { return p.lenSec + p.lenSE + seedASize }
 
 // EncapsulationSeedSize is the size of the randomness one encapsulation
 // takes: mu, or mu || salt for FrodoKEM.

@@ -51,7 +51,7 @@ func TestStress(t *testing.T) {
 			t.Parallel()
 			r := mrand.New(mrand.NewPCG(uint64(p.CiphertextSize()), 0x57e55))
 			var dk *frodo.DecapsulationKey
-			newKey := func() { dk = mustKey(t, p, randomBytes(p.KeySeedSize())) }
+			newKey := func() { dk = mustKey(t, p, randomBytes(p.SeedSize())) }
 
 			start := time.Now()
 			n := stressCount(p, stressRoundTrips)
@@ -89,7 +89,7 @@ func TestStress(t *testing.T) {
 				if bytes.Equal(got, K) {
 					t.Fatalf("tampering %d: a tampered ciphertext decapsulated to the real shared key", i)
 				}
-				if want := rejectionKey(p, dk.Bytes(), bad); !bytes.Equal(got, want) {
+				if want := rejectionKey(p, dk.ExpandedBytes(), bad); !bytes.Equal(got, want) {
 					t.Fatalf("tampering %d: got %x, want the implicit-rejection key %x", i, got, want)
 				}
 			}
@@ -107,7 +107,7 @@ func TestStress(t *testing.T) {
 				if err != nil {
 					t.Fatalf("garbage %d: %v", i, err)
 				}
-				if want := rejectionKey(p, dk.Bytes(), garbage); !bytes.Equal(got, want) {
+				if want := rejectionKey(p, dk.ExpandedBytes(), garbage); !bytes.Equal(got, want) {
 					t.Fatalf("garbage %d: got %x, want the implicit-rejection key %x", i, got, want)
 				}
 			}

@@ -6,14 +6,26 @@
 package frodotest
 
 import (
+	"fmt"
+
 	"github.com/pqkem/pqkem/frodo"
-	"github.com/pqkem/pqkem/frodo/internal/derand"
+	"github.com/pqkem/pqkem/internal/derand"
 )
 
 // Encapsulate encapsulates to ek with random as the encapsulation's
 // randomness: exactly what the reference encapsulation reads from
 // randombytes, mu for eFrodoKEM and mu || salt for FrodoKEM
-// (ek.ParameterSet().EncapsulationSeedSize() bytes).
+// ([frodo.ParameterSet.EncapsulationSeedSize] bytes).
 func Encapsulate(ek *frodo.EncapsulationKey, random []byte) (sharedKey, ciphertext []byte, err error) {
-	return derand.Encapsulate(ek, random)
+	p := ek.ParameterSet()
+	if len(random) != p.EncapsulationSeedSize() {
+		return nil, nil, fmt.Errorf("frodotest: invalid %s encapsulation randomness length %d, want %d",
+			p.Name(), len(random), p.EncapsulationSeedSize())
+	}
+	f, err := derand.Lookup[func(*frodo.EncapsulationKey, []byte) ([]byte, []byte)]("frodo.Encapsulate")
+	if err != nil {
+		return nil, nil, fmt.Errorf("frodotest: %w", err)
+	}
+	sharedKey, ciphertext = f(ek, random)
+	return sharedKey, ciphertext, nil
 }
