@@ -11,6 +11,7 @@ import (
 	"github.com/cloudflare/circl/kem/xwing"
 
 	"github.com/pqkem/pqkem/hybrid"
+	"github.com/pqkem/pqkem/hybrid/hybridtest"
 )
 
 // crossChecks is how many random seeds each cross-check tries.
@@ -61,7 +62,7 @@ func mustDecapsulate(t *testing.T, dk *hybrid.DecapsulationKey, ct []byte) []byt
 // seeds: the same keys from a seed, the same derandomized encapsulation,
 // and each side decapsulates the other's random ciphertexts.
 func TestCrossCheckCIRCLXWing(t *testing.T) {
-	k := hybrid.XWing()
+	k := hybrid.MLKEM768X25519()
 	for range crossChecks() {
 		seed := randomBytes(xwing.SeedSize)
 		dk := mustDK(t, k, seed)
@@ -71,7 +72,7 @@ func TestCrossCheckCIRCLXWing(t *testing.T) {
 		}
 
 		eseed := randomBytes(xwing.EncapsulationSeedSize)
-		ss, ct, err := dk.EncapsulationKey().EncapsulateDeterministic(eseed)
+		ss, ct, err := hybridtest.Encapsulate(dk.EncapsulationKey(), eseed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func TestCrossCheckCIRCLX25519MLKEM768(t *testing.T) {
 		}
 		r := shake256(64, eseed)
 		random := append(r[:32:32], shake256(32, r[32:])...)
-		ss, ct, err := dk.EncapsulationKey().EncapsulateDeterministic(random)
+		ss, ct, err := hybridtest.Encapsulate(dk.EncapsulationKey(), random)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,11 +198,7 @@ func TestHPKEExportByHand(t *testing.T) {
 // a crypto/hpke Sender's enc decapsulated by us, whose exported secrets
 // must equal those the key schedule derives from our shared key.
 func TestCrossCheckStdlibHPKE(t *testing.T) {
-	ks := []*hybrid.KEM{hybrid.XWing(), hybrid.MLKEM768P256(), hybrid.MLKEM1024P384()}
-	for _, n := range []int{768, 1024} {
-		k, _ := hybrid.HPKEMLKEM(n)
-		ks = append(ks, k)
-	}
+	ks := []*hybrid.KEM{hybrid.MLKEM768X25519(), hybrid.MLKEM768P256(), hybrid.MLKEM1024P384(), hybrid.MLKEM768(), hybrid.MLKEM1024()}
 	info := []byte("pqkem cross-check")
 	const exporterContext = "pqkem"
 	for _, k := range ks {
@@ -218,11 +215,11 @@ func TestCrossCheckStdlibHPKE(t *testing.T) {
 			// X-Wing gets the full count; the others, P-384 being slow,
 			// a fifth of it.
 			n := crossChecks()
-			if k != hybrid.XWing() {
+			if k != hybrid.MLKEM768X25519() {
 				n /= 5
 			}
 			for range n {
-				seed := randomBytes(k.KeySeedSize())
+				seed := randomBytes(k.SeedSize())
 				dk := mustDK(t, k, seed)
 				stdKey, err := std.NewPrivateKey(seed)
 				if err != nil {

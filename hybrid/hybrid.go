@@ -2,19 +2,22 @@
 // are deployed today, byte-compatible with their peers:
 //
 //   - X-Wing (draft-connolly-cfrg-xwing-kem), which is also HPKE's
-//     MLKEM768-X25519 (KEM id 0x647a);
-//   - MLKEM768-P256 (0x0050) and MLKEM1024-P384 (0x0051) from
+//     MLKEM768-X25519 (KEM id 0x647a): [MLKEM768X25519];
+//   - [MLKEM768P256] (0x0050) and [MLKEM1024P384] (0x0051) from
 //     draft-ietf-hpke-pq, and ML-KEM-512, ML-KEM-768 and ML-KEM-1024 under
-//     their HPKE KEM ids (0x0040, 0x0041, 0x0042), with the DeriveKeyPair of
-//     that draft;
+//     their HPKE KEM ids (0x0040, 0x0041, 0x0042: [MLKEM512], [MLKEM768],
+//     [MLKEM1024]), with the DeriveKeyPair of that draft
+//     ([KEM.DeriveKeyPair]). The functions are named as the standard
+//     library's crypto/hpke names them;
 //   - the TLS key-share groups of draft-ietf-tls-ecdhe-mlkem:
-//     X25519MLKEM768 (0x11EC), SecP256r1MLKEM768 (0x11EB) and
-//     SecP384r1MLKEM1024 (0x11ED), where the key share is the encapsulation
+//     [X25519MLKEM768] (0x11EC), [SecP256r1MLKEM768] (0x11EB) and
+//     [SecP384r1MLKEM1024] (0x11ED), where the key share is the encapsulation
 //     key, the server's share is the ciphertext and the shared secret is
 //     the concatenation of the two components' secrets.
 //
 // There is one implementation, [KEM], parameterized by what tells the
-// schemes apart: an ML-KEM part (package mlkem), an optional elliptic-curve
+// schemes apart: an ML-KEM level (the module's one table of levels, on the
+// code of package [github.com/pqkem/pqkem/mlkem]), an optional elliptic-curve
 // Diffie-Hellman part (crypto/ecdh: X25519, or P-256 or P-384 with
 // uncompressed points), the order of the two parts on the wire, how the
 // decapsulation key is made from its seed, and how the two shared secrets
@@ -31,11 +34,12 @@
 //   - ML-KEM alone (the HPKE ML-KEM KEMs): the 64-byte seed d || z, and the
 //     ML-KEM shared secret.
 //
-// Derandomized encapsulation ([EncapsulationKey.EncapsulateDeterministic],
-// for known-answer tests) takes FIPS 203's 32-byte m followed by the
-// randomness of the ephemeral elliptic-curve key: 32 bytes for X25519, 48
-// for P-384 and 96 for P-256 (three 32-byte candidate scalars, tried in
-// order), as in draft-ietf-hpke-pq's test vectors.
+// Derandomized encapsulation, for known-answer tests, is in package
+// [github.com/pqkem/pqkem/hybrid/hybridtest] and nowhere in this package's
+// API. It takes FIPS 203's 32-byte m followed by the randomness of the
+// ephemeral elliptic-curve key: 32 bytes for X25519, 48 for P-384 and 96
+// for P-256 (three 32-byte candidate scalars, tried in order), as in
+// draft-ietf-hpke-pq's test vectors.
 //
 // Every input is checked: lengths, the ML-KEM encapsulation key (FIPS 203
 // section 7.2), and elliptic-curve points, which must be on the curve and
@@ -47,8 +51,8 @@
 // the check, as CIRCL's kem/xwing does, accepts a small-order X25519 point
 // that this package rejects. No honest party ever produces one.
 //
-// Package kem registers the six hybrids by name, so the command and key
-// files reach them as they reach ML-KEM.
+// Package [github.com/pqkem/pqkem/kem] registers the six hybrids by name,
+// so the command and key files reach them as they reach ML-KEM.
 package hybrid
 
 import (
@@ -58,7 +62,17 @@ import (
 	"crypto/rand"
 	"crypto/sha3"
 	"fmt"
+
+	"github.com/pqkem/pqkem/internal/derand"
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 )
+
+// Derandomized encapsulation is package hybridtest's (and, through
+// package kem's adapter, kemtest's), through internal/derand: random is
+// ek.KEM().EncapsulationSeedSize() bytes long (the test packages check).
+func init() {
+	derand.Register("hybrid.Encapsulate", (*EncapsulationKey).encapsulateDerand)
+}
 
 // HPKE KEM identifiers (draft-ietf-hpke-pq, draft-connolly-cfrg-xwing-kem).
 const (
@@ -79,12 +93,12 @@ const (
 
 // Names of the schemes, as package kem registers them.
 const (
-	NameXWing              = "X-Wing"
-	NameMLKEM768P256       = "MLKEM768-P256"
-	NameMLKEM1024P384      = "MLKEM1024-P384"
-	NameX25519MLKEM768     = "X25519MLKEM768"
-	NameSecP256r1MLKEM768  = "SecP256r1MLKEM768"
-	NameSecP384r1MLKEM1024 = "SecP384r1MLKEM1024"
+	nameXWing              = "X-Wing"
+	nameMLKEM768P256       = "MLKEM768-P256"
+	nameMLKEM1024P384      = "MLKEM1024-P384"
+	nameX25519MLKEM768     = "X25519MLKEM768"
+	nameSecP256r1MLKEM768  = "SecP256r1MLKEM768"
+	nameSecP384r1MLKEM1024 = "SecP384r1MLKEM1024"
 )
 
 const (
@@ -115,7 +129,7 @@ type KEM struct {
 	name, spec string
 	hpkeID     uint16 // 0: none
 	tlsGroup   uint16 // 0: none
-	pq         *mlkemPart
+	pq         *mlkemlevel.Level
 	ec         *ecPart // nil for ML-KEM alone
 	ecFirst    bool    // the elliptic-curve part comes first on the wire
 	expandSeed bool    // the seed is expanded with SHAKE-256
@@ -130,32 +144,34 @@ type KEM struct {
 const xWingLabel = `\.//^\`
 
 var (
-	xWing = &KEM{name: NameXWing, spec: "draft-connolly-cfrg-xwing-kem", hpkeID: HPKEXWing,
-		pq: mlkem768, ec: x25519, expandSeed: true, combiner: combineSHA3, label: xWingLabel}
-	mlkem768P256 = &KEM{name: NameMLKEM768P256, spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM768P256,
-		pq: mlkem768, ec: p256, expandSeed: true, combiner: combineSHA3, label: NameMLKEM768P256}
-	mlkem1024P384 = &KEM{name: NameMLKEM1024P384, spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM1024P384,
-		pq: mlkem1024, ec: p384, expandSeed: true, combiner: combineSHA3, label: NameMLKEM1024P384}
+	xWing = &KEM{name: nameXWing, spec: "draft-connolly-cfrg-xwing-kem", hpkeID: HPKEXWing,
+		pq: mlkemlevel.MLKEM768(), ec: x25519, expandSeed: true, combiner: combineSHA3, label: xWingLabel}
+	mlkem768P256 = &KEM{name: nameMLKEM768P256, spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM768P256,
+		pq: mlkemlevel.MLKEM768(), ec: p256, expandSeed: true, combiner: combineSHA3, label: nameMLKEM768P256}
+	mlkem1024P384 = &KEM{name: nameMLKEM1024P384, spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM1024P384,
+		pq: mlkemlevel.MLKEM1024(), ec: p384, expandSeed: true, combiner: combineSHA3, label: nameMLKEM1024P384}
 
-	x25519MLKEM768 = &KEM{name: NameX25519MLKEM768, spec: "draft-ietf-tls-ecdhe-mlkem", tlsGroup: TLSX25519MLKEM768,
-		pq: mlkem768, ec: x25519, combiner: combineConcat, ekWhat: "key share"}
-	secP256r1MLKEM768 = &KEM{name: NameSecP256r1MLKEM768, spec: "draft-ietf-tls-ecdhe-mlkem", tlsGroup: TLSSecP256r1MLKEM768,
-		pq: mlkem768, ec: p256, ecFirst: true, combiner: combineConcat, ekWhat: "key share"}
-	secP384r1MLKEM1024 = &KEM{name: NameSecP384r1MLKEM1024, spec: "draft-ietf-tls-ecdhe-mlkem", tlsGroup: TLSSecP384r1MLKEM1024,
-		pq: mlkem1024, ec: p384, ecFirst: true, combiner: combineConcat, ekWhat: "key share"}
+	x25519MLKEM768 = &KEM{name: nameX25519MLKEM768, spec: "draft-ietf-tls-ecdhe-mlkem", tlsGroup: TLSX25519MLKEM768,
+		pq: mlkemlevel.MLKEM768(), ec: x25519, combiner: combineConcat, ekWhat: "key share"}
+	secP256r1MLKEM768 = &KEM{name: nameSecP256r1MLKEM768, spec: "draft-ietf-tls-ecdhe-mlkem", tlsGroup: TLSSecP256r1MLKEM768,
+		pq: mlkemlevel.MLKEM768(), ec: p256, ecFirst: true, combiner: combineConcat, ekWhat: "key share"}
+	secP384r1MLKEM1024 = &KEM{name: nameSecP384r1MLKEM1024, spec: "draft-ietf-tls-ecdhe-mlkem", tlsGroup: TLSSecP384r1MLKEM1024,
+		pq: mlkemlevel.MLKEM1024(), ec: p384, ecFirst: true, combiner: combineConcat, ekWhat: "key share"}
 
-	hpkeMLKEM512  = &KEM{name: "ML-KEM-512", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM512, pq: mlkem512, combiner: mlkemOnly}
-	hpkeMLKEM768  = &KEM{name: "ML-KEM-768", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM768, pq: mlkem768, combiner: mlkemOnly}
-	hpkeMLKEM1024 = &KEM{name: "ML-KEM-1024", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM1024, pq: mlkem1024, combiner: mlkemOnly}
+	hpkeMLKEM512  = &KEM{name: "ML-KEM-512", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM512, pq: mlkemlevel.MLKEM512(), combiner: mlkemOnly}
+	hpkeMLKEM768  = &KEM{name: "ML-KEM-768", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM768, pq: mlkemlevel.MLKEM768(), combiner: mlkemOnly}
+	hpkeMLKEM1024 = &KEM{name: "ML-KEM-1024", spec: "draft-ietf-hpke-pq", hpkeID: HPKEMLKEM1024, pq: mlkemlevel.MLKEM1024(), combiner: mlkemOnly}
 )
 
-// XWing returns X-Wing, which HPKE calls MLKEM768-X25519.
-func XWing() *KEM { return xWing }
+// MLKEM768X25519 returns HPKE's MLKEM768-X25519 (draft-ietf-hpke-pq), also
+// known as X-Wing (draft-connolly-cfrg-xwing-kem), registered in package
+// kem as "X-Wing".
+func MLKEM768X25519() *KEM { return xWing }
 
-// MLKEM768P256 returns HPKE's MLKEM768-P256.
+// MLKEM768P256 returns HPKE's MLKEM768-P256 (draft-ietf-hpke-pq).
 func MLKEM768P256() *KEM { return mlkem768P256 }
 
-// MLKEM1024P384 returns HPKE's MLKEM1024-P384.
+// MLKEM1024P384 returns HPKE's MLKEM1024-P384 (draft-ietf-hpke-pq).
 func MLKEM1024P384() *KEM { return mlkem1024P384 }
 
 // X25519MLKEM768 returns the TLS group X25519MLKEM768.
@@ -167,30 +183,30 @@ func SecP256r1MLKEM768() *KEM { return secP256r1MLKEM768 }
 // SecP384r1MLKEM1024 returns the TLS group SecP384r1MLKEM1024.
 func SecP384r1MLKEM1024() *KEM { return secP384r1MLKEM1024 }
 
-// HPKEMLKEM returns ML-KEM-512, ML-KEM-768 or ML-KEM-1024 (k = 512, 768 or
-// 1024) as draft-ietf-hpke-pq defines them for HPKE: the keys are those of
-// package mlkem, plus the draft's DeriveKeyPair. Package kem does not
-// register these under their names, which belong to package mlkem's
-// schemes; they are here for DeriveKeyPair and their HPKE ids.
-func HPKEMLKEM(k int) (*KEM, error) {
-	switch k {
-	case 512:
-		return hpkeMLKEM512, nil
-	case 768:
-		return hpkeMLKEM768, nil
-	case 1024:
-		return hpkeMLKEM1024, nil
-	}
-	return nil, fmt.Errorf("hybrid: no ML-KEM-%d, want 512, 768 or 1024", k)
-}
+// MLKEM512 returns ML-KEM-512 as draft-ietf-hpke-pq defines it for HPKE
+// (KEM id 0x0040): the keys of package mlkem, plus the draft's
+// [KEM.DeriveKeyPair]. Package kem does not register it under its name,
+// which belongs to the plain ML-KEM-512 scheme (the same keys, without
+// HPKE's id or DeriveKeyPair).
+func MLKEM512() *KEM { return hpkeMLKEM512 }
 
-// All returns the six hybrids, in the order package kem registers them.
+// MLKEM768 returns ML-KEM-768 as draft-ietf-hpke-pq defines it for HPKE
+// (KEM id 0x0041), as [MLKEM512] does for ML-KEM-512.
+func MLKEM768() *KEM { return hpkeMLKEM768 }
+
+// MLKEM1024 returns ML-KEM-1024 as draft-ietf-hpke-pq defines it for HPKE
+// (KEM id 0x0042), as [MLKEM512] does for ML-KEM-512.
+func MLKEM1024() *KEM { return hpkeMLKEM1024 }
+
+// All returns the six hybrids, in the order package kem registers them:
+// [MLKEM768X25519], [MLKEM768P256], [MLKEM1024P384], [X25519MLKEM768],
+// [SecP256r1MLKEM768], [SecP384r1MLKEM1024].
 func All() []*KEM {
 	return []*KEM{xWing, mlkem768P256, mlkem1024P384, x25519MLKEM768, secP256r1MLKEM768, secP384r1MLKEM1024}
 }
 
 // ByHPKEID returns the KEM with the given HPKE KEM id, if this package has
-// it.
+// it: the three HPKE hybrids and [MLKEM512], [MLKEM768], [MLKEM1024].
 func ByHPKEID(id uint16) (*KEM, bool) {
 	for _, k := range append(All(), hpkeMLKEM512, hpkeMLKEM768, hpkeMLKEM1024) {
 		if k.hpkeID == id && id != 0 {
@@ -227,11 +243,11 @@ func (k *KEM) TLSGroup() (codepoint uint16, ok bool) { return k.tlsGroup, k.tlsG
 
 // EncapsulationKeySize is the size of an encapsulation key (for the TLS
 // groups, the client's key share).
-func (k *KEM) EncapsulationKeySize() int { return k.pq.ekSize + k.ec.size() }
+func (k *KEM) EncapsulationKeySize() int { return k.pq.EncapsulationKeySize() + k.ec.size() }
 
 // CiphertextSize is the size of a ciphertext (for the TLS groups, the
 // server's key share).
-func (k *KEM) CiphertextSize() int { return k.pq.ctSize + k.ec.size() }
+func (k *KEM) CiphertextSize() int { return k.pq.CiphertextSize() + k.ec.size() }
 
 // SharedKeySize is the size of a shared key.
 func (k *KEM) SharedKeySize() int {
@@ -239,31 +255,27 @@ func (k *KEM) SharedKeySize() int {
 	case combineSHA3:
 		return sha3SecretSize
 	case combineConcat:
-		return mlkemSharedKeySize + k.ec.secretSize
+		return mlkemlevel.SharedKeySize + k.ec.secretSize
 	}
-	return mlkemSharedKeySize
+	return mlkemlevel.SharedKeySize
 }
 
-// KeySeedSize is the size of the seed NewDecapsulationKey takes, which is
-// also what DecapsulationKey.Bytes returns: 32 bytes for X-Wing and the
+// SeedSize is the size of the seed [KEM.NewDecapsulationKey] takes, which
+// is what [DecapsulationKey.Bytes] returns: 32 bytes for X-Wing and the
 // HPKE hybrids, the ML-KEM seed and the scalar for the TLS groups (96, 96
 // and 112 bytes), and 64 for ML-KEM alone.
-func (k *KEM) KeySeedSize() int {
+func (k *KEM) SeedSize() int {
 	if k.expandSeed {
 		return expandedSeedSize
 	}
-	return mlkemSeedSize + k.ec.scalarLen()
+	return mlkemlevel.SeedSize + k.ec.scalarLen()
 }
-
-// DecapsulationKeySize is the size of DecapsulationKey.Bytes, the same as
-// KeySeedSize.
-func (k *KEM) DecapsulationKeySize() int { return k.KeySeedSize() }
 
 // EncapsulationSeedSize is the size of the randomness of one derandomized
 // encapsulation: ML-KEM's 32-byte m, then the randomness of the ephemeral
 // elliptic-curve key (32 bytes for X25519, 96 for P-256, 48 for P-384), in
 // that order for every scheme.
-func (k *KEM) EncapsulationSeedSize() int { return mlkemMessageSize + k.ec.randomLen() }
+func (k *KEM) EncapsulationSeedSize() int { return mlkemlevel.MessageSize + k.ec.randomLen() }
 
 func (k *KEM) errorf(format string, args ...any) error {
 	return fmt.Errorf("hybrid: "+k.name+": "+format, args...)
@@ -297,17 +309,17 @@ func (k *KEM) join(pq, ec []byte) []byte {
 // GenerateKey generates a decapsulation key from crypto/rand.
 func (k *KEM) GenerateKey() (*DecapsulationKey, error) {
 	if k.expandSeed || k.ec == nil {
-		return k.NewDecapsulationKey(randomBytes(k.KeySeedSize()))
+		return k.NewDecapsulationKey(randomBytes(k.SeedSize()))
 	}
 	sk, err := k.ec.curve.GenerateKey(rand.Reader)
 	if err != nil {
-		return nil, k.errorf("%v", err)
+		return nil, k.errorf("%w", err)
 	}
-	return k.newDecapsulationKey(k.join(randomBytes(mlkemSeedSize), sk.Bytes()), sk)
+	return k.newDecapsulationKey(k.join(randomBytes(mlkemlevel.SeedSize), sk.Bytes()), sk)
 }
 
-// NewDecapsulationKey makes the decapsulation key of a seed of KeySeedSize
-// bytes (what DecapsulationKey.Bytes returns). For the TLS groups the seed
+// NewDecapsulationKey makes the decapsulation key of a seed of
+// [KEM.SeedSize] bytes (what [DecapsulationKey.Bytes] returns). For the TLS groups the seed
 // is the ML-KEM seed d || z and the elliptic-curve private key in
 // key-share order, and a scalar that is not a valid private key (zero, or
 // not less than the group order) is an error.
@@ -319,32 +331,32 @@ func (k *KEM) NewDecapsulationKey(seed []byte) (*DecapsulationKey, error) {
 // elliptic-curve key the seed holds, already made (by GenerateKey, so that
 // its public point is not computed twice).
 func (k *KEM) newDecapsulationKey(seed []byte, ecKey *ecdh.PrivateKey) (*DecapsulationKey, error) {
-	if len(seed) != k.KeySeedSize() {
-		return nil, k.errorf("invalid decapsulation key length %d, want %d", len(seed), k.KeySeedSize())
+	if len(seed) != k.SeedSize() {
+		return nil, k.errorf("invalid decapsulation key length %d, want %d", len(seed), k.SeedSize())
 	}
 	var pqSeed []byte
 	if k.expandSeed {
 		xof := sha3.NewSHAKE256()
 		xof.Write(seed)
-		pqSeed = make([]byte, mlkemSeedSize)
+		pqSeed = make([]byte, mlkemlevel.SeedSize)
 		xof.Read(pqSeed)
 		ecKey = k.ec.keyFromStream(xof)
 	} else {
 		var ecSeed []byte
-		pqSeed, ecSeed = k.split(seed, mlkemSeedSize)
+		pqSeed, ecSeed = k.split(seed, mlkemlevel.SeedSize)
 		if k.ec != nil && ecKey == nil {
 			var err error
 			if ecKey, err = k.ec.curve.NewPrivateKey(ecSeed); err != nil {
-				return nil, k.errorf("invalid %s private key: %v", k.ec.name, err)
+				return nil, k.errorf("invalid %s private key: %w", k.ec.name, err)
 			}
 		}
 	}
-	pq, err := k.pq.newDK(pqSeed)
+	pq, err := k.pq.NewDecapsulationKey(pqSeed)
 	if err != nil {
-		return nil, k.errorf("%v", err)
+		return nil, k.errorf("%w", err)
 	}
 	dk := &DecapsulationKey{k: k, seed: bytes.Clone(seed), pq: pq, ec: ecKey}
-	dk.ek = &EncapsulationKey{k: k, pq: pq.Encapsulator()}
+	dk.ek = &EncapsulationKey{k: k, pq: pq.EncapsulationKey()}
 	if ecKey != nil {
 		dk.ek.ec = ecKey.PublicKey()
 		dk.ek.setBytes(k.join(dk.ek.pq.Bytes(), dk.ek.ec.Bytes()))
@@ -354,16 +366,20 @@ func (k *KEM) newDecapsulationKey(seed []byte, ecKey *ecdh.PrivateKey) (*Decapsu
 	return dk, nil
 }
 
-// DeriveKeyPair is HPKE's DeriveKeyPair (RFC 9180 section 7.1.3) as
-// draft-ietf-hpke-pq defines it for this scheme: the seed is
+// DeriveKeyPair is HPKE's DeriveKeyPair (RFC 9180, section 7.1.3), as
+// draft-ietf-hpke-pq defines it for this KEM and the standard library's
+// crypto/hpke KEM.DeriveKeyPair computes it: ikm is input keying material
+// of any length (at least [KEM.SeedSize] bytes of entropy), the seed is
 // LabeledDerive(ikm, "DeriveKeyPair", "") with SHAKE-256, and the key is
-// made from it as NewDecapsulationKey does. It is an error for the TLS
-// groups, which HPKE does not define.
+// made from the seed as [KEM.NewDecapsulationKey] makes it. It is not
+// NewDecapsulationKey: DeriveKeyPair(seed) and NewDecapsulationKey(seed)
+// are different keys. It is an error for the TLS groups, which HPKE does
+// not define.
 func (k *KEM) DeriveKeyPair(ikm []byte) (*DecapsulationKey, error) {
 	if k.hpkeID == 0 {
 		return nil, k.errorf("not an HPKE KEM, so it has no DeriveKeyPair")
 	}
-	n := k.KeySeedSize()
+	n := k.SeedSize()
 	h := sha3.NewSHAKE256()
 	h.Write(ikm)
 	h.Write([]byte("HPKE-v1"))
@@ -385,16 +401,16 @@ func (k *KEM) NewEncapsulationKey(b []byte) (*EncapsulationKey, error) {
 	if len(b) != k.EncapsulationKeySize() {
 		return nil, k.errorf("invalid %s length %d, want %d", k.ekName(), len(b), k.EncapsulationKeySize())
 	}
-	pqBytes, ecBytes := k.split(b, k.pq.ekSize)
-	pq, err := k.pq.newEK(pqBytes)
+	pqBytes, ecBytes := k.split(b, k.pq.EncapsulationKeySize())
+	pq, err := k.pq.NewEncapsulationKey(pqBytes)
 	if err != nil {
-		return nil, k.errorf("invalid %s in %s: %v", k.pq.name, k.ekName(), err)
+		return nil, k.errorf("invalid %s in %s: %w", k.pq.Name(), k.ekName(), err)
 	}
 	ek := &EncapsulationKey{k: k, pq: pq}
 	ek.setBytes(bytes.Clone(b))
 	if k.ec != nil {
 		if ek.ec, err = k.ec.newPeerKey(ecBytes); err != nil {
-			return nil, k.errorf("invalid %s point in %s: %v", k.ec.name, k.ekName(), err)
+			return nil, k.errorf("invalid %s point in %s: %w", k.ec.name, k.ekName(), err)
 		}
 	}
 	return ek, nil
@@ -423,7 +439,7 @@ func (k *KEM) combine(ssPQ, ssT, ctT, ekT []byte) []byte {
 type DecapsulationKey struct {
 	k    *KEM
 	seed []byte
-	pq   crypto.Decapsulator
+	pq   mlkemlevel.DecapsulationKey
 	ec   *ecdh.PrivateKey // nil for ML-KEM alone
 	ek   *EncapsulationKey
 }
@@ -431,15 +447,15 @@ type DecapsulationKey struct {
 // KEM returns the key's scheme.
 func (dk *DecapsulationKey) KEM() *KEM { return dk.k }
 
-// Bytes returns the seed the key was made from, of KEM().KeySeedSize()
-// bytes. It is secret.
+// Bytes returns the seed the key was made from, of [KEM.SeedSize] bytes,
+// in the form [KEM.NewDecapsulationKey] takes. It is secret.
 func (dk *DecapsulationKey) Bytes() []byte { return bytes.Clone(dk.seed) }
 
 // EncapsulationKey returns the public key that goes with dk.
 func (dk *DecapsulationKey) EncapsulationKey() *EncapsulationKey { return dk.ek }
 
 // Encapsulator returns the public key that goes with dk, as a
-// crypto.Encapsulator.
+// [crypto.Encapsulator].
 func (dk *DecapsulationKey) Encapsulator() crypto.Encapsulator { return dk.ek }
 
 // Decapsulate returns the shared key encapsulated in ciphertext. A
@@ -452,21 +468,21 @@ func (dk *DecapsulationKey) Decapsulate(ciphertext []byte) (sharedKey []byte, er
 	if len(ciphertext) != k.CiphertextSize() {
 		return nil, k.errorf("invalid ciphertext length %d, want %d", len(ciphertext), k.CiphertextSize())
 	}
-	ctPQ, ctT := k.split(ciphertext, k.pq.ctSize)
+	ctPQ, ctT := k.split(ciphertext, k.pq.CiphertextSize())
 	ssPQ, err := dk.pq.Decapsulate(ctPQ)
 	if err != nil {
-		return nil, k.errorf("%v", err)
+		return nil, k.errorf("%w", err)
 	}
 	if dk.ec == nil {
 		return ssPQ, nil
 	}
 	peer, err := k.ec.newPublicKey(ctT)
 	if err != nil {
-		return nil, k.errorf("invalid %s point in ciphertext: %v", k.ec.name, err)
+		return nil, k.errorf("invalid %s point in ciphertext: %w", k.ec.name, err)
 	}
 	ssT, err := dk.ec.ECDH(peer)
 	if err != nil {
-		return nil, k.errorf("%s exchange with the ciphertext's point failed: %v", k.ec.name, err)
+		return nil, k.errorf("%s exchange with the ciphertext's point failed: %w", k.ec.name, err)
 	}
 	return k.combine(ssPQ, ssT, ctT, dk.ek.ecBytes), nil
 }
@@ -474,7 +490,7 @@ func (dk *DecapsulationKey) Decapsulate(ciphertext []byte) (sharedKey []byte, er
 // EncapsulationKey is a public key of a [KEM].
 type EncapsulationKey struct {
 	k     *KEM
-	pq    crypto.Encapsulator
+	pq    mlkemlevel.EncapsulationKey
 	ec    *ecdh.PublicKey // nil for ML-KEM alone
 	bytes []byte
 	// ecBytes is ec's encoding, the elliptic-curve part of bytes (for
@@ -486,7 +502,7 @@ type EncapsulationKey struct {
 func (ek *EncapsulationKey) setBytes(b []byte) {
 	ek.bytes = b
 	if ek.k.ec != nil {
-		_, ek.ecBytes = ek.k.split(b, ek.k.pq.ekSize)
+		_, ek.ecBytes = ek.k.split(b, ek.k.pq.EncapsulationKeySize())
 	}
 }
 
@@ -515,26 +531,19 @@ func (ek *EncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
 	return sharedKey, ciphertext
 }
 
-// EncapsulateDeterministic encapsulates with random as the randomness, of
+// encapsulateDerand encapsulates with random as the randomness, of
 // KEM().EncapsulationSeedSize() bytes: ML-KEM's 32-byte m, then the
-// ephemeral elliptic-curve key's randomness. It is for known-answer tests
-// (package kem/kemtest): reused or predictable randomness breaks the
-// shared key.
-func (ek *EncapsulationKey) EncapsulateDeterministic(random []byte) (sharedKey, ciphertext []byte, err error) {
+// ephemeral elliptic-curve key's randomness. It is package hybridtest's
+// Encapsulate, for known-answer tests.
+func (ek *EncapsulationKey) encapsulateDerand(random []byte) (sharedKey, ciphertext []byte, err error) {
 	k := ek.k
-	if len(random) != k.EncapsulationSeedSize() {
-		return nil, nil, k.errorf("invalid encapsulation randomness length %d, want %d", len(random), k.EncapsulationSeedSize())
-	}
-	ssPQ, ctPQ, err := k.pq.encapsulate(ek.pq, random[:mlkemMessageSize])
-	if err != nil {
-		return nil, nil, k.errorf("%v", err)
-	}
+	ssPQ, ctPQ := ek.pq.EncapsulateInternal((*[mlkemlevel.MessageSize]byte)(random[:mlkemlevel.MessageSize]))
 	if ek.ec == nil {
 		return ssPQ, ctPQ, nil
 	}
-	eph, err := k.ec.keyFromCandidates(random[mlkemMessageSize:])
+	eph, err := k.ec.keyFromCandidates(random[mlkemlevel.MessageSize:])
 	if err != nil {
-		return nil, nil, k.errorf("%v", err)
+		return nil, nil, k.errorf("%w", err)
 	}
 	return ek.finish(ssPQ, ctPQ, eph)
 }
@@ -544,7 +553,7 @@ func (ek *EncapsulationKey) finish(ssPQ, ctPQ []byte, eph *ecdh.PrivateKey) (sha
 	k := ek.k
 	ssT, err := eph.ECDH(ek.ec)
 	if err != nil {
-		return nil, nil, k.errorf("%s exchange failed: %v", k.ec.name, err)
+		return nil, nil, k.errorf("%s exchange failed: %w", k.ec.name, err)
 	}
 	ctT := eph.PublicKey().Bytes()
 	return k.combine(ssPQ, ssT, ctT, ek.ecBytes), k.join(ctPQ, ctT), nil

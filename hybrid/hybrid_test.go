@@ -10,19 +10,12 @@ import (
 	"testing"
 
 	"github.com/pqkem/pqkem/hybrid"
+	"github.com/pqkem/pqkem/hybrid/hybridtest"
 )
 
 // allKEMs is the six hybrids and the three HPKE ML-KEM KEMs.
 func allKEMs() []*hybrid.KEM {
-	ks := hybrid.All()
-	for _, n := range []int{512, 768, 1024} {
-		k, err := hybrid.HPKEMLKEM(n)
-		if err != nil {
-			panic(err)
-		}
-		ks = append(ks, k)
-	}
-	return ks
+	return append(hybrid.All(), hybrid.MLKEM512(), hybrid.MLKEM768(), hybrid.MLKEM1024())
 }
 
 // forEachKEM runs f as a subtest for each KEM of allKEMs.
@@ -59,12 +52,9 @@ var sizes = map[string][5]int{
 func TestSizesAndIDs(t *testing.T) {
 	forEachKEM(t, func(t *testing.T, k *hybrid.KEM) {
 		want := sizes[k.Name()]
-		got := [5]int{k.EncapsulationKeySize(), k.CiphertextSize(), k.SharedKeySize(), k.KeySeedSize(), k.EncapsulationSeedSize()}
+		got := [5]int{k.EncapsulationKeySize(), k.CiphertextSize(), k.SharedKeySize(), k.SeedSize(), k.EncapsulationSeedSize()}
 		if got != want {
 			t.Errorf("sizes (ek, ct, ss, key seed, encaps seed) = %v, want %v", got, want)
-		}
-		if k.DecapsulationKeySize() != k.KeySeedSize() {
-			t.Errorf("DecapsulationKeySize %d != KeySeedSize %d", k.DecapsulationKeySize(), k.KeySeedSize())
 		}
 		if id, ok := k.HPKEID(); ok {
 			if got, _ := hybrid.ByHPKEID(id); got != k {
@@ -81,7 +71,7 @@ func TestSizesAndIDs(t *testing.T) {
 		k         *hybrid.KEM
 		hpke, tls uint16
 	}{
-		{hybrid.XWing(), 0x647a, 0},
+		{hybrid.MLKEM768X25519(), 0x647a, 0},
 		{hybrid.MLKEM768P256(), 0x0050, 0},
 		{hybrid.MLKEM1024P384(), 0x0051, 0},
 		{hybrid.X25519MLKEM768(), 0, 0x11EC},
@@ -93,9 +83,6 @@ func TestSizesAndIDs(t *testing.T) {
 		if hpkeID != c.hpke || tlsID != c.tls {
 			t.Errorf("%s: HPKE id %#04x, TLS group %#04x, want %#04x and %#04x", c.k.Name(), hpkeID, tlsID, c.hpke, c.tls)
 		}
-	}
-	if _, err := hybrid.HPKEMLKEM(256); err == nil {
-		t.Error("HPKEMLKEM(256) did not fail")
 	}
 	if _, ok := hybrid.ByHPKEID(0x0020); ok {
 		t.Error("ByHPKEID(0x0020) found a KEM")
@@ -112,8 +99,8 @@ func TestRoundTrip(t *testing.T) {
 			if dk.KEM() != k || dk.EncapsulationKey().KEM() != k {
 				t.Fatal("keys do not know their KEM")
 			}
-			if len(dk.Bytes()) != k.KeySeedSize() {
-				t.Fatalf("len(Bytes()) = %d, want %d", len(dk.Bytes()), k.KeySeedSize())
+			if len(dk.Bytes()) != k.SeedSize() {
+				t.Fatalf("len(Bytes()) = %d, want %d", len(dk.Bytes()), k.SeedSize())
 			}
 			again := mustDK(t, k, dk.Bytes())
 			ekBytes := dk.EncapsulationKey().Bytes()
@@ -137,10 +124,10 @@ func TestRoundTrip(t *testing.T) {
 				}
 			}
 			random := randomBytes(k.EncapsulationSeedSize())
-			ss1, ct1, err1 := ek.EncapsulateDeterministic(random)
-			ss2, ct2, err2 := dk.EncapsulationKey().EncapsulateDeterministic(random)
+			ss1, ct1, err1 := hybridtest.Encapsulate(ek, random)
+			ss2, ct2, err2 := hybridtest.Encapsulate(dk.EncapsulationKey(), random)
 			if err1 != nil || err2 != nil || !bytes.Equal(ss1, ss2) || !bytes.Equal(ct1, ct2) {
-				t.Fatalf("EncapsulateDeterministic is not deterministic: %v, %v", err1, err2)
+				t.Fatalf("hybridtest.Encapsulate is not deterministic: %v, %v", err1, err2)
 			}
 			if !bytes.Equal(mustDecapsulate(t, dk, ct1), ss1) {
 				t.Fatal("Decapsulate does not recover a derandomized shared key")
@@ -288,15 +275,18 @@ func TestWrongLengths(t *testing.T) {
 			wantError(t, "Decapsulate", err,
 				fmt.Sprintf("hybrid: %s: invalid ciphertext length %d, want %d", k.Name(), n, k.CiphertextSize()))
 		}
-		for _, d := range []int{-k.KeySeedSize(), -1, 1} {
-			n := k.KeySeedSize() + d
+		for _, d := range []int{-k.SeedSize(), -1, 1} {
+			n := k.SeedSize() + d
 			_, err := k.NewDecapsulationKey(make([]byte, n))
-			wantError(t, "NewDecapsulationKey", err, fmt.Sprintf("length %d, want %d", n, k.KeySeedSize()))
+			wantError(t, "NewDecapsulationKey", err, fmt.Sprintf("length %d, want %d", n, k.SeedSize()))
 		}
 		for _, d := range []int{-k.EncapsulationSeedSize(), -1, 1} {
 			n := k.EncapsulationSeedSize() + d
-			_, _, err := ek.EncapsulateDeterministic(make([]byte, n))
-			wantError(t, "EncapsulateDeterministic", err, fmt.Sprintf("length %d, want %d", n, k.EncapsulationSeedSize()))
+			_, _, err := hybridtest.Encapsulate(ek, make([]byte, n))
+			want := fmt.Sprintf("hybridtest: invalid %s encapsulation randomness length %d, want %d", k.Name(), n, k.EncapsulationSeedSize())
+			if err == nil || err.Error() != want {
+				t.Errorf("hybridtest.Encapsulate with %d bytes: error %v, want %q", n, err, want)
+			}
 		}
 	})
 	// The message the issue asks for, word for word.
@@ -396,7 +386,7 @@ func TestBadPoints(t *testing.T) {
 // not a valid private key is rejected.
 func TestBadTLSPrivateKey(t *testing.T) {
 	for _, k := range []*hybrid.KEM{hybrid.SecP256r1MLKEM768(), hybrid.SecP384r1MLKEM1024()} {
-		ns := k.KeySeedSize() - 64
+		ns := k.SeedSize() - 64
 		for _, scalar := range [][]byte{make([]byte, ns), bytes.Repeat([]byte{0xff}, ns)} {
 			seed := append(bytes.Clone(scalar), randomBytes(64)...)
 			_, err := k.NewDecapsulationKey(seed)
@@ -414,17 +404,17 @@ func TestEncapsulationCandidates(t *testing.T) {
 	ek := dk.EncapsulationKey()
 	m, good := randomBytes(32), randomBytes(32)
 	invalid := bytes.Repeat([]byte{0xff}, 32) // not less than the order
-	_, want, err := ek.EncapsulateDeterministic(bytes.Join([][]byte{m, good, invalid, invalid}, nil))
+	_, want, err := hybridtest.Encapsulate(ek, bytes.Join([][]byte{m, good, invalid, invalid}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, got, err := ek.EncapsulateDeterministic(bytes.Join([][]byte{m, invalid, invalid, good}, nil))
+	_, got, err := hybridtest.Encapsulate(ek, bytes.Join([][]byte{m, invalid, invalid, good}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Error("the third candidate was not used after two invalid ones")
 	}
-	_, _, err = ek.EncapsulateDeterministic(bytes.Join([][]byte{m, invalid, invalid, invalid}, nil))
+	_, _, err = hybridtest.Encapsulate(ek, bytes.Join([][]byte{m, invalid, invalid, invalid}, nil))
 	wantError(t, "three invalid candidates", err, "no valid P-256 scalar")
 }

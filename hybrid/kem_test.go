@@ -3,10 +3,12 @@ package hybrid_test
 import (
 	"bytes"
 	"crypto"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/hybrid"
+	"github.com/pqkem/pqkem/hybrid/hybridtest"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/kem/kemtest"
 )
@@ -30,8 +32,8 @@ func TestRegistry(t *testing.T) {
 				t.Fatal(err)
 			}
 			if s.Name() != k.Name() || s.EncapsulationKeySize() != k.EncapsulationKeySize() ||
-				s.DecapsulationKeySize() != k.DecapsulationKeySize() || s.CiphertextSize() != k.CiphertextSize() ||
-				s.SharedKeySize() != k.SharedKeySize() || s.KeySeedSize() != k.KeySeedSize() ||
+				s.DecapsulationKeySize() != k.SeedSize() || s.CiphertextSize() != k.CiphertextSize() ||
+				s.SharedKeySize() != k.SharedKeySize() ||
 				s.EncapsulationSeedSize() != k.EncapsulationSeedSize() {
 				t.Error("the kem.Scheme's name or sizes differ from package hybrid's")
 			}
@@ -51,8 +53,8 @@ func TestRegistry(t *testing.T) {
 				t.Errorf("TLSGroup() = %#04x, %v", cp, ok)
 			}
 
-			seed := randomBytes(s.KeySeedSize())
-			dk, err := s.DeriveKey(seed)
+			seed := randomBytes(s.DecapsulationKeySize())
+			dk, err := s.NewDecapsulationKey(seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,9 +76,9 @@ func TestRegistry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			refSS, refCT, err := ref.EncapsulationKey().EncapsulateDeterministic(random)
+			refSS, refCT, err := hybridtest.Encapsulate(ref.EncapsulationKey(), random)
 			if err != nil || !bytes.Equal(ss, refSS) || !bytes.Equal(ct, refCT) {
-				t.Fatalf("kemtest.Encapsulate differs from hybrid's EncapsulateDeterministic: %v", err)
+				t.Fatalf("kemtest.Encapsulate differs from hybridtest.Encapsulate: %v", err)
 			}
 			if got, err := dk.Decapsulate(ct); err != nil || !bytes.Equal(got, ss) {
 				t.Fatalf("Decapsulate: %v", err)
@@ -92,9 +94,10 @@ func TestRegistry(t *testing.T) {
 				t.Fatalf("round trip through the crypto interfaces: %v", err)
 			}
 
-			for _, n := range []int{0, s.KeySeedSize() - 1, s.KeySeedSize() + 1} {
-				if _, err := s.DeriveKey(make([]byte, n)); err == nil || !strings.HasPrefix(err.Error(), "kem: ") {
-					t.Errorf("DeriveKey with %d bytes: error %v, want a kem error", n, err)
+			for _, n := range []int{0, s.DecapsulationKeySize() - 1, s.DecapsulationKeySize() + 1} {
+				want := fmt.Sprintf("hybrid: %s: invalid decapsulation key length %d, want %d", s.Name(), n, s.DecapsulationKeySize())
+				if _, err := s.NewDecapsulationKey(make([]byte, n)); err == nil || err.Error() != want {
+					t.Errorf("NewDecapsulationKey with %d bytes: error %v, want %q", n, err, want)
 				}
 			}
 			for _, n := range []int{0, s.EncapsulationSeedSize() - 1} {

@@ -1,70 +1,11 @@
 package hybrid
 
 import (
-	"crypto"
 	"crypto/ecdh"
 	"crypto/rand"
 	"fmt"
 	"io"
-
-	"github.com/pqkem/pqkem/mlkem"
-	"github.com/pqkem/pqkem/mlkem/mlkemtest"
 )
-
-const (
-	mlkemSeedSize      = mlkem.SeedSize
-	mlkemSharedKeySize = mlkem.SharedKeySize
-	// mlkemMessageSize is the size of FIPS 203's m, the randomness of one
-	// encapsulation.
-	mlkemMessageSize = 32
-)
-
-// mlkemPart is one ML-KEM level, through package mlkem.
-type mlkemPart struct {
-	name           string
-	ekSize, ctSize int
-	newDK          func(seed []byte) (crypto.Decapsulator, error)
-	newEK          func(b []byte) (crypto.Encapsulator, error)
-	// encapsulate is ML-KEM.Encaps_internal with m, for an ek that newEK
-	// or newDK made.
-	encapsulate func(ek crypto.Encapsulator, m []byte) (sharedKey, ciphertext []byte, err error)
-}
-
-var (
-	mlkem512 = newMLKEMPart("ML-KEM-512", mlkem.EncapsulationKeySize512, mlkem.CiphertextSize512,
-		mlkem.NewDecapsulationKey512, mlkem.NewEncapsulationKey512, mlkemtest.Encapsulate512)
-	mlkem768 = newMLKEMPart("ML-KEM-768", mlkem.EncapsulationKeySize768, mlkem.CiphertextSize768,
-		mlkem.NewDecapsulationKey768, mlkem.NewEncapsulationKey768, mlkemtest.Encapsulate768)
-	mlkem1024 = newMLKEMPart("ML-KEM-1024", mlkem.EncapsulationKeySize1024, mlkem.CiphertextSize1024,
-		mlkem.NewDecapsulationKey1024, mlkem.NewEncapsulationKey1024, mlkemtest.Encapsulate1024)
-)
-
-// newMLKEMPart adapts one level of package mlkem, whose key types are DK
-// and EK.
-func newMLKEMPart[DK crypto.Decapsulator, EK crypto.Encapsulator](name string, ekSize, ctSize int,
-	newDK func([]byte) (DK, error), newEK func([]byte) (EK, error), encapsulate func(EK, []byte) ([]byte, []byte, error),
-) *mlkemPart {
-	return &mlkemPart{
-		name: name, ekSize: ekSize, ctSize: ctSize,
-		newDK: func(seed []byte) (crypto.Decapsulator, error) {
-			dk, err := newDK(seed)
-			if err != nil {
-				return nil, err
-			}
-			return dk, nil
-		},
-		newEK: func(b []byte) (crypto.Encapsulator, error) {
-			ek, err := newEK(b)
-			if err != nil {
-				return nil, err
-			}
-			return ek, nil
-		},
-		encapsulate: func(ek crypto.Encapsulator, m []byte) ([]byte, []byte, error) {
-			return encapsulate(ek.(EK), m)
-		},
-	}
-}
 
 // ecPart is one elliptic curve, through crypto/ecdh. A nil *ecPart is the
 // absent curve of ML-KEM alone: its sizes are zero.

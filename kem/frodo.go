@@ -2,20 +2,20 @@ package kem
 
 import (
 	"crypto"
+	"fmt"
 
 	"github.com/pqkem/pqkem/frodo"
-	"github.com/pqkem/pqkem/frodo/frodotest"
 )
 
 // The twelve FrodoKEM parameter sets go through one adapter around
 // *frodo.ParameterSet, registered by registerFrodo.
 //
-// The key seed is s || seedSE || z and the encapsulation seed is mu
-// (eFrodoKEM) or mu || salt (FrodoKEM): exactly what the reference
-// implementation reads from randombytes, so that the NIST KAT DRBG drives
-// known-answer tests through this interface. DecapsulationKey.Bytes is the
+// The decapsulation key is the seed s || seedSE || z, or the
 // specification's sk (s || pk || S^T || pkh), which NewDecapsulationKey
-// takes back after checking pkh.
+// tells apart by their lengths; the encapsulation seed is mu (eFrodoKEM) or
+// mu || salt (FrodoKEM). The seeds are exactly what the reference
+// implementation reads from randombytes, so that the NIST KAT DRBG drives
+// known-answer tests through this interface.
 func registerFrodo() {
 	for _, p := range frodo.ParameterSets() {
 		Register(&frodoScheme{p})
@@ -36,22 +36,26 @@ func (s *frodoScheme) Specification() string {
 }
 
 func (s *frodoScheme) EncapsulationKeySize() int  { return s.p.EncapsulationKeySize() }
-func (s *frodoScheme) DecapsulationKeySize() int  { return s.p.DecapsulationKeySize() }
+func (s *frodoScheme) DecapsulationKeySize() int  { return s.p.SeedSize() }
 func (s *frodoScheme) CiphertextSize() int        { return s.p.CiphertextSize() }
 func (s *frodoScheme) SharedKeySize() int         { return s.p.SharedKeySize() }
-func (s *frodoScheme) KeySeedSize() int           { return s.p.KeySeedSize() }
 func (s *frodoScheme) EncapsulationSeedSize() int { return s.p.EncapsulationSeedSize() }
 
 func (s *frodoScheme) GenerateKey() (DecapsulationKey, error) {
 	return s.wrap(s.p.GenerateKey())
 }
 
-func (s *frodoScheme) DeriveKey(seed []byte) (DecapsulationKey, error) {
-	return s.wrap(s.p.NewKeyFromSeed(seed))
-}
-
+// NewDecapsulationKey takes either the seed or the specification's sk,
+// telling them apart by their length.
 func (s *frodoScheme) NewDecapsulationKey(b []byte) (DecapsulationKey, error) {
-	return s.wrap(s.p.NewDecapsulationKey(b))
+	switch len(b) {
+	case s.p.SeedSize():
+		return s.wrap(s.p.NewDecapsulationKey(b))
+	case s.p.DecapsulationKeyExpandedSize():
+		return s.wrap(s.p.NewDecapsulationKeyExpanded(b))
+	}
+	return nil, fmt.Errorf("kem: invalid %s decapsulation key length %d, want %d (seed) or %d (expanded)",
+		s.Name(), len(b), s.p.SeedSize(), s.p.DecapsulationKeyExpandedSize())
 }
 
 func (s *frodoScheme) NewEncapsulationKey(b []byte) (EncapsulationKey, error) {
@@ -75,7 +79,16 @@ type frodoDecapsulationKey struct {
 }
 
 func (k *frodoDecapsulationKey) Scheme() Scheme { return k.s }
-func (k *frodoDecapsulationKey) Bytes() []byte  { return k.dk.Bytes() }
+
+// Bytes returns the seed. A key parsed from the specification's sk has no
+// seed; for it, Bytes returns the sk, which NewDecapsulationKey also
+// accepts.
+func (k *frodoDecapsulationKey) Bytes() []byte {
+	if b := k.dk.Bytes(); b != nil {
+		return b
+	}
+	return k.dk.ExpandedBytes()
+}
 
 func (k *frodoDecapsulationKey) Decapsulate(ciphertext []byte) ([]byte, error) {
 	return k.dk.Decapsulate(ciphertext)
@@ -97,8 +110,4 @@ func (k *frodoEncapsulationKey) Bytes() []byte  { return k.ek.Bytes() }
 
 func (k *frodoEncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
 	return k.ek.Encapsulate()
-}
-
-func (k *frodoEncapsulationKey) EncapsulateDeterministic(random []byte) (sharedKey, ciphertext []byte, err error) {
-	return frodotest.Encapsulate(k.ek, random)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pqkem/pqkem/frodo"
 	"github.com/pqkem/pqkem/internal/nistdrbg"
 	"github.com/pqkem/pqkem/internal/vectors"
 	"github.com/pqkem/pqkem/kem"
@@ -17,6 +18,16 @@ var frodoNames = []string{
 	"eFrodoKEM-640-AES", "eFrodoKEM-640-SHAKE", "eFrodoKEM-976-AES", "eFrodoKEM-976-SHAKE", "eFrodoKEM-1344-AES", "eFrodoKEM-1344-SHAKE",
 }
 
+// frodoSet returns package frodo's parameter set of the scheme s, or nil.
+func frodoSet(s kem.Scheme) *frodo.ParameterSet {
+	for _, p := range frodo.ParameterSets() {
+		if p.Name() == s.Name() {
+			return p
+		}
+	}
+	return nil
+}
+
 func frodoKATFile(s kem.Scheme) string {
 	dir, suffix := "FrodoKEM", ""
 	if strings.HasPrefix(s.Name(), "e") {
@@ -25,7 +36,7 @@ func frodoKATFile(s kem.Scheme) string {
 	if strings.HasSuffix(s.Name(), "-SHAKE") {
 		suffix = "_shake"
 	}
-	return fmt.Sprintf("frodo/%s/PQCkemKAT_%d%s.rsp", dir, s.DecapsulationKeySize(), suffix)
+	return fmt.Sprintf("frodo/%s/PQCkemKAT_%d%s.rsp", dir, frodoSet(s).DecapsulationKeyExpandedSize(), suffix)
 }
 
 // The FrodoKEM KATs through the registry: the NIST DRBG's first draw is
@@ -56,7 +67,8 @@ func TestFrodoKATThroughRegistry(t *testing.T) {
 				}
 			}
 			drbg := nistdrbg.New(want["seed"], nil)
-			dk, err := s.DeriveKey(drbg.Bytes(s.KeySeedSize()))
+			seed := drbg.Bytes(s.DecapsulationKeySize())
+			dk, err := s.NewDecapsulationKey(seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,13 +76,18 @@ func TestFrodoKATThroughRegistry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(dk.EncapsulationKey().Bytes(), want["pk"]) || !bytes.Equal(dk.Bytes(), want["sk"]) ||
+			if !bytes.Equal(dk.EncapsulationKey().Bytes(), want["pk"]) || !bytes.Equal(dk.Bytes(), seed) ||
 				!bytes.Equal(c, want["ct"]) || !bytes.Equal(K, want["ss"]) {
 				t.Fatal("KAT count 0 mismatch")
 			}
+			// The specification's sk: a key without a seed, whose Bytes
+			// is the sk itself.
 			dk2, err := s.NewDecapsulationKey(want["sk"])
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !bytes.Equal(dk2.Bytes(), want["sk"]) || !bytes.Equal(dk2.EncapsulationKey().Bytes(), want["pk"]) {
+				t.Fatal("the key parsed from the KAT's sk does not give back the sk and pk")
 			}
 			if got, err := dk2.Decapsulate(want["ct"]); err != nil || !bytes.Equal(got, want["ss"]) {
 				t.Fatalf("Decapsulate: %v", err)
@@ -110,8 +127,8 @@ func TestFrodoRegistered(t *testing.T) {
 		if K3, err := dk.Decapsulate(c); err != nil || bytes.Equal(K, K3) {
 			t.Fatal("implicit rejection failed")
 		}
-		if _, err := s.DeriveKey(make([]byte, s.KeySeedSize()+1)); err == nil {
-			t.Error("DeriveKey took a wrong-length seed")
+		if _, err := s.NewDecapsulationKey(make([]byte, s.DecapsulationKeySize()+1)); err == nil {
+			t.Error("NewDecapsulationKey took a wrong-length seed")
 		}
 		if _, err := dk.Decapsulate(c[1:]); err == nil {
 			t.Error("Decapsulate took a short ciphertext")

@@ -8,14 +8,16 @@
 // switch on the algorithm.
 //
 // The schemes of this module are registered by package kem itself: a file
-// per family (mlkem.go for ML-KEM-512, ML-KEM-768 and ML-KEM-1024) adapts
-// the scheme's own package, which never imports kem, so there is no import
-// cycle and every scheme is there whenever kem is linked in. Schemes from
+// per family (mlkem.go for ML-KEM-512, ML-KEM-768 and ML-KEM-1024,
+// mlkem_hybrid.go, frodo.go) adapts the scheme's own package, which never
+// imports kem, so there is no import cycle and every scheme is there
+// whenever kem is linked in. Schemes from
 // elsewhere (another module, a test) join with [Register], from an init
 // function.
 //
-// Known-answer tests of any scheme use derandomized encapsulation through
-// package [github.com/pqkem/pqkem/kem/kemtest].
+// Known-answer tests of any scheme of this module use derandomized
+// encapsulation through package [github.com/pqkem/pqkem/kem/kemtest]; no
+// key of this package has it in its method set.
 package kem
 
 import (
@@ -36,14 +38,13 @@ type Scheme interface {
 	EncapsulationKeySize() int
 	// DecapsulationKeySize is the size of an encoded decapsulation key,
 	// as DecapsulationKey.Bytes returns it for a key made by GenerateKey or
-	// DeriveKey.
+	// from a seed. For every scheme of this module it is the seed the
+	// key is made from.
 	DecapsulationKeySize() int
 	// CiphertextSize is the size of a ciphertext.
 	CiphertextSize() int
 	// SharedKeySize is the size of a shared key.
 	SharedKeySize() int
-	// KeySeedSize is the size of the seed DeriveKey takes.
-	KeySeedSize() int
 	// EncapsulationSeedSize is the size of the randomness that one
 	// encapsulation consumes; kemtest.Encapsulate takes that many bytes.
 	EncapsulationSeedSize() int
@@ -51,17 +52,18 @@ type Scheme interface {
 	// GenerateKey generates a new decapsulation key from a secure source
 	// of randomness.
 	GenerateKey() (DecapsulationKey, error)
-	// DeriveKey derives a decapsulation key deterministically from a seed
-	// of KeySeedSize bytes. The seed must be uniformly random and secret.
-	DeriveKey(seed []byte) (DecapsulationKey, error)
+	// NewDecapsulationKey makes a decapsulation key from its encoding,
+	// with every input check the scheme's specification asks for: the
+	// seed of DecapsulationKeySize bytes, from which the key is derived
+	// deterministically (as crypto/mlkem's NewDecapsulationKey768 does; a
+	// new seed must be uniformly random and secret), and any other
+	// encoding the scheme has, told apart by its length (ML-KEM's and
+	// FrodoKEM's expanded forms). It accepts whatever
+	// DecapsulationKey.Bytes returns.
+	NewDecapsulationKey(b []byte) (DecapsulationKey, error)
 	// NewEncapsulationKey parses an encoded encapsulation key, with every
 	// input check the scheme's specification asks for.
 	NewEncapsulationKey(b []byte) (EncapsulationKey, error)
-	// NewDecapsulationKey parses an encoded decapsulation key, with every
-	// input check the scheme's specification asks for. It accepts what
-	// DecapsulationKey.Bytes returns, and may accept other encodings
-	// (ML-KEM also takes the expanded FIPS 203 form).
-	NewDecapsulationKey(b []byte) (DecapsulationKey, error)
 }
 
 // EncapsulationKey is a public key of some [Scheme].
@@ -76,23 +78,13 @@ type DecapsulationKey interface {
 	crypto.Decapsulator
 	// Scheme is the scheme the key belongs to.
 	Scheme() Scheme
-	// Bytes encodes the key in a form Scheme.NewDecapsulationKey accepts.
+	// Bytes encodes the key in a form Scheme.NewDecapsulationKey accepts,
+	// never nil: the seed, or for a key parsed from another encoding that
+	// has no seed (ML-KEM's or FrodoKEM's expanded form), that encoding.
 	// It is secret.
 	Bytes() []byte
 	// EncapsulationKey is the public key that goes with this key.
 	EncapsulationKey() EncapsulationKey
-}
-
-// DeterministicEncapsulator is implemented by the encapsulation keys of
-// schemes that support derandomized encapsulation, for known-answer tests.
-// Use it through [github.com/pqkem/pqkem/kem/kemtest.Encapsulate], never
-// outside tests: reused or predictable randomness breaks the shared key.
-type DeterministicEncapsulator interface {
-	EncapsulationKey
-	// EncapsulateDeterministic encapsulates with random as the
-	// encapsulation's randomness, of Scheme().EncapsulationSeedSize()
-	// bytes (for ML-KEM, FIPS 203's m: ML-KEM.Encaps_internal).
-	EncapsulateDeterministic(random []byte) (sharedKey, ciphertext []byte, err error)
 }
 
 // Specifier is implemented by schemes that can name the document that

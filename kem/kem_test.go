@@ -3,83 +3,62 @@ package kem_test
 import (
 	"bytes"
 	"crypto"
-	stdmlkem "crypto/mlkem"
 	"crypto/rand"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	circlkem "github.com/cloudflare/circl/kem"
+	"github.com/cloudflare/circl/kem/schemes"
+
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/kem/kemtest"
-	"github.com/pqkem/pqkem/mlkem"
-	"github.com/pqkem/pqkem/mlkem/mlkemtest"
 )
 
-// reference is what package mlkem (and crypto/mlkem, where it has the
-// level) says about one ML-KEM level, computed without package kem.
-type reference struct {
-	ekSize, expandedSize, ctSize int
-	// keys returns the encapsulation key and the expanded decapsulation
-	// key that package mlkem derives from seed.
-	keys func(t *testing.T, seed []byte) (ek, expanded []byte)
-	// encapsulate is mlkemtest's derandomized encapsulation.
-	encapsulate func(t *testing.T, ek, m []byte) (sharedKey, ciphertext []byte)
-	// stdEncapsulationKey is crypto/mlkem's encapsulation key from seed,
-	// or nil for ML-KEM-512, which the standard library lacks.
-	stdEncapsulationKey func(t *testing.T, seed []byte) []byte
-}
+// reference is CIRCL's implementation of one ML-KEM level: what package kem
+// must agree with, byte for byte.
+type reference struct{ circlkem.Scheme }
 
-type mlkemDK[EK interface{ Bytes() []byte }] interface {
-	ExpandedBytes() []byte
-	EncapsulationKey() EK
-}
-
-func newReference[DK mlkemDK[EK], EK interface{ Bytes() []byte }](ekSize, expandedSize, ctSize int,
-	newKey func([]byte) (DK, error), newEK func([]byte) (EK, error), encaps func(EK, []byte) ([]byte, []byte, error),
-) reference {
-	return reference{
-		ekSize: ekSize, expandedSize: expandedSize, ctSize: ctSize,
-		keys: func(t *testing.T, seed []byte) ([]byte, []byte) {
-			dk, err := newKey(seed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return dk.EncapsulationKey().Bytes(), dk.ExpandedBytes()
-		},
-		encapsulate: func(t *testing.T, ekBytes, m []byte) ([]byte, []byte) {
-			ek, err := newEK(ekBytes)
-			if err != nil {
-				t.Fatal(err)
-			}
-			K, c, err := encaps(ek, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return K, c
-		},
+// keys returns the encapsulation key and the expanded decapsulation key
+// that CIRCL derives from seed.
+func (r reference) keys(t *testing.T, seed []byte) (ek, expanded []byte) {
+	t.Helper()
+	pk, sk := r.DeriveKeyPair(seed)
+	ek, err := pk.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-func withStd[DK interface{ EncapsulationKey() EK }, EK interface{ Bytes() []byte }](r reference, newKey func([]byte) (DK, error)) reference {
-	r.stdEncapsulationKey = func(t *testing.T, seed []byte) []byte {
-		dk, err := newKey(seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return dk.EncapsulationKey().Bytes()
+	expanded, err = sk.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return r
+	return ek, expanded
 }
 
-var references = map[string]reference{
-	"ML-KEM-512": newReference(mlkem.EncapsulationKeySize512, mlkem.DecapsulationKeyExpandedSize512, mlkem.CiphertextSize512,
-		mlkem.NewDecapsulationKey512, mlkem.NewEncapsulationKey512, mlkemtest.Encapsulate512),
-	"ML-KEM-768": withStd(newReference(mlkem.EncapsulationKeySize768, mlkem.DecapsulationKeyExpandedSize768, mlkem.CiphertextSize768,
-		mlkem.NewDecapsulationKey768, mlkem.NewEncapsulationKey768, mlkemtest.Encapsulate768), stdmlkem.NewDecapsulationKey768),
-	"ML-KEM-1024": withStd(newReference(mlkem.EncapsulationKeySize1024, mlkem.DecapsulationKeyExpandedSize1024, mlkem.CiphertextSize1024,
-		mlkem.NewDecapsulationKey1024, mlkem.NewEncapsulationKey1024, mlkemtest.Encapsulate1024), stdmlkem.NewDecapsulationKey1024),
+// encapsulate is CIRCL's derandomized encapsulation with m.
+func (r reference) encapsulate(t *testing.T, ek, m []byte) (sharedKey, ciphertext []byte) {
+	t.Helper()
+	pk, err := r.UnmarshalBinaryPublicKey(ek)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ciphertext, sharedKey, err = r.EncapsulateDeterministically(pk, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sharedKey, ciphertext
 }
+
+// references holds CIRCL's scheme for every level of the module's table.
+var references = func() map[string]reference {
+	m := make(map[string]reference)
+	for _, l := range mlkemlevel.All() {
+		m[l.Name()] = reference{schemes.ByName(l.Name())}
+	}
+	return m
+}()
 
 // forEachScheme runs f for every registered scheme that has a reference.
 // Every ML-KEM level must be registered.
@@ -192,12 +171,11 @@ func TestSizes(t *testing.T) {
 			what      string
 			got, want int
 		}{
-			{"EncapsulationKeySize", s.EncapsulationKeySize(), r.ekSize},
-			{"DecapsulationKeySize", s.DecapsulationKeySize(), mlkem.SeedSize},
-			{"CiphertextSize", s.CiphertextSize(), r.ctSize},
-			{"SharedKeySize", s.SharedKeySize(), mlkem.SharedKeySize},
-			{"KeySeedSize", s.KeySeedSize(), mlkem.SeedSize},
-			{"EncapsulationSeedSize", s.EncapsulationSeedSize(), 32},
+			{"EncapsulationKeySize", s.EncapsulationKeySize(), r.PublicKeySize()},
+			{"DecapsulationKeySize", s.DecapsulationKeySize(), r.SeedSize()},
+			{"CiphertextSize", s.CiphertextSize(), r.CiphertextSize()},
+			{"SharedKeySize", s.SharedKeySize(), r.SharedKeySize()},
+			{"EncapsulationSeedSize", s.EncapsulationSeedSize(), r.EncapsulationSeedSize()},
 		} {
 			if c.got != c.want {
 				t.Errorf("%s = %d, want %d", c.what, c.got, c.want)
@@ -263,29 +241,22 @@ func TestRoundTrip(t *testing.T) {
 	})
 }
 
-func TestDeriveKey(t *testing.T) {
+func TestNewDecapsulationKey(t *testing.T) {
 	forEachScheme(t, func(t *testing.T, s kem.Scheme, r reference) {
 		for range 20 {
-			seed := randomBytes(s.KeySeedSize())
-			dk := must(t)(s.DeriveKey(seed))
-			again := must(t)(s.DeriveKey(seed))
-			if !bytes.Equal(dk.Bytes(), seed) || !bytes.Equal(again.Bytes(), seed) {
-				t.Fatal("dk.Bytes() is not the seed DeriveKey took")
+			seed := randomBytes(s.DecapsulationKeySize())
+			fromSeed := must(t)(s.NewDecapsulationKey(seed))
+			again := must(t)(s.NewDecapsulationKey(seed))
+			if !bytes.Equal(fromSeed.Bytes(), seed) || !bytes.Equal(again.Bytes(), seed) {
+				t.Fatal("NewDecapsulationKey(seed).Bytes() is not the seed")
 			}
 			ek, expanded := r.keys(t, seed)
-			if !bytes.Equal(dk.EncapsulationKey().Bytes(), ek) || !bytes.Equal(again.EncapsulationKey().Bytes(), ek) {
-				t.Fatal("DeriveKey and mlkem.NewDecapsulationKey give different encapsulation keys")
-			}
-			if r.stdEncapsulationKey != nil && !bytes.Equal(r.stdEncapsulationKey(t, seed), ek) {
-				t.Fatal("DeriveKey and crypto/mlkem give different encapsulation keys")
+			if !bytes.Equal(fromSeed.EncapsulationKey().Bytes(), ek) || !bytes.Equal(again.EncapsulationKey().Bytes(), ek) {
+				t.Fatal("NewDecapsulationKey and CIRCL give different encapsulation keys for a seed")
 			}
 
-			// The same key, parsed from the seed and from the expanded form.
-			fromSeed := must(t)(s.NewDecapsulationKey(seed))
+			// The same key, parsed from the expanded form.
 			fromExpanded := must(t)(s.NewDecapsulationKey(expanded))
-			if !bytes.Equal(fromSeed.Bytes(), seed) {
-				t.Error("NewDecapsulationKey(seed).Bytes() is not the seed")
-			}
 			// A key from the expanded form has no seed: Bytes is the
 			// expanded form, which NewDecapsulationKey takes back.
 			if !bytes.Equal(fromExpanded.Bytes(), expanded) {
@@ -296,7 +267,7 @@ func TestDeriveKey(t *testing.T) {
 					t.Fatal("NewDecapsulationKey gives the wrong encapsulation key")
 				}
 			}
-			K, c := dk.EncapsulationKey().Encapsulate()
+			K, c := fromSeed.EncapsulationKey().Encapsulate()
 			for _, k := range []kem.DecapsulationKey{fromSeed, fromExpanded} {
 				if K2, err := k.Decapsulate(c); err != nil || !bytes.Equal(K, K2) {
 					t.Fatalf("a parsed key does not decapsulate: %v", err)
@@ -314,11 +285,8 @@ func TestDeriveKey(t *testing.T) {
 
 func TestDeterministicEncapsulation(t *testing.T) {
 	forEachScheme(t, func(t *testing.T, s kem.Scheme, r reference) {
-		dk := must(t)(s.DeriveKey(bytes.Repeat([]byte{0x42}, s.KeySeedSize())))
+		dk := must(t)(s.NewDecapsulationKey(bytes.Repeat([]byte{0x42}, s.DecapsulationKeySize())))
 		ek := dk.EncapsulationKey()
-		if _, ok := ek.(kem.DeterministicEncapsulator); !ok {
-			t.Fatal("ML-KEM encapsulation keys do not implement kem.DeterministicEncapsulator")
-		}
 		m := bytes.Repeat([]byte{0x17}, s.EncapsulationSeedSize())
 		K, c, err := kemtest.Encapsulate(ek, m)
 		if err != nil {
@@ -326,7 +294,7 @@ func TestDeterministicEncapsulation(t *testing.T) {
 		}
 		wantK, wantC := r.encapsulate(t, ek.Bytes(), m)
 		if !bytes.Equal(K, wantK) || !bytes.Equal(c, wantC) {
-			t.Fatal("kemtest.Encapsulate and mlkemtest disagree")
+			t.Fatal("kemtest.Encapsulate and CIRCL's derandomized encapsulation disagree")
 		}
 		K2, c2, _ := kemtest.Encapsulate(ek, m)
 		if !bytes.Equal(K, K2) || !bytes.Equal(c, c2) {
@@ -358,14 +326,10 @@ func TestWrongLengths(t *testing.T) {
 		}
 		itoa := strconv.Itoa
 
-		seedSize, ekSize, ctSize := s.KeySeedSize(), s.EncapsulationKeySize(), s.CiphertextSize()
-		for _, n := range []int{0, 1, seedSize - 1, seedSize + 1, r.expandedSize} {
-			_, err := s.DeriveKey(make([]byte, n))
-			check("DeriveKey", n, err, itoa(seedSize))
-		}
-		for _, n := range []int{0, 1, seedSize - 1, seedSize + 1, ekSize, r.expandedSize - 1, r.expandedSize + 1} {
+		seedSize, ekSize, ctSize, expandedSize := s.DecapsulationKeySize(), s.EncapsulationKeySize(), s.CiphertextSize(), r.PrivateKeySize()
+		for _, n := range []int{0, 1, seedSize - 1, seedSize + 1, ekSize, expandedSize - 1, expandedSize + 1} {
 			_, err := s.NewDecapsulationKey(make([]byte, n))
-			check("NewDecapsulationKey", n, err, s.Name(), itoa(n), itoa(seedSize), itoa(r.expandedSize))
+			check("NewDecapsulationKey", n, err, s.Name(), itoa(n), itoa(seedSize), itoa(expandedSize))
 		}
 		for _, n := range []int{0, ekSize - 1, ekSize + 1, seedSize} {
 			_, err := s.NewEncapsulationKey(make([]byte, n))
@@ -408,4 +372,61 @@ func TestCryptoInterfaces(t *testing.T) {
 			t.Fatalf("round trip through the crypto interfaces failed: %v", err)
 		}
 	})
+}
+
+// expandedForm returns the expanded encoding of the key made from seed,
+// computed without package kem, for the schemes that have one (ML-KEM,
+// through CIRCL, and FrodoKEM's sk, through package frodo), or nil.
+func expandedForm(t *testing.T, s kem.Scheme, seed []byte) []byte {
+	t.Helper()
+	if r, ok := references[s.Name()]; ok {
+		_, expanded := r.keys(t, seed)
+		return expanded
+	}
+	if p := frodoSet(s); p != nil {
+		dk, err := p.NewDecapsulationKey(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dk.ExpandedBytes()
+	}
+	return nil
+}
+
+// Bytes never loses a key: for every scheme and every encoding that
+// NewDecapsulationKey accepts (the seed, and the expanded form where the
+// scheme has one), the key parsed from it has a Bytes that is that same
+// encoding, which NewDecapsulationKey takes back to the same key.
+func TestBytesRoundTrip(t *testing.T) {
+	for _, s := range kem.All() {
+		t.Run(s.Name(), func(t *testing.T) {
+			seed := must(t)(s.GenerateKey()).Bytes()
+			if len(seed) != s.DecapsulationKeySize() {
+				t.Fatalf("len(GenerateKey().Bytes()) = %d, want DecapsulationKeySize %d", len(seed), s.DecapsulationKeySize())
+			}
+			encodings := [][]byte{seed}
+			if expanded := expandedForm(t, s, seed); expanded != nil {
+				encodings = append(encodings, expanded)
+			}
+			want := must(t)(s.NewDecapsulationKey(seed)).EncapsulationKey().Bytes()
+			for _, b := range encodings {
+				dk, err := s.NewDecapsulationKey(b)
+				if err != nil {
+					t.Fatalf("NewDecapsulationKey of a %d-byte encoding: %v", len(b), err)
+				}
+				got := dk.Bytes()
+				if !bytes.Equal(got, b) {
+					t.Fatalf("Bytes of a key parsed from a %d-byte encoding is %d bytes, not that encoding", len(b), len(got))
+				}
+				again := must(t)(s.NewDecapsulationKey(got))
+				if !bytes.Equal(again.Bytes(), b) || !bytes.Equal(again.EncapsulationKey().Bytes(), want) {
+					t.Fatalf("NewDecapsulationKey(Bytes()) of a key parsed from a %d-byte encoding is another key", len(b))
+				}
+				K, c := dk.EncapsulationKey().Encapsulate()
+				if K2, err := again.Decapsulate(c); err != nil || !bytes.Equal(K, K2) {
+					t.Fatalf("the re-parsed key does not decapsulate: %v", err)
+				}
+			}
+		})
+	}
 }

@@ -5,14 +5,14 @@ package kem
 
 import (
 	"crypto"
-	"fmt"
 
 	"github.com/pqkem/pqkem/hybrid"
 )
 
 // X-Wing, MLKEM768-P256, MLKEM1024-P384, X25519MLKEM768, SecP256r1MLKEM768
 // and SecP384r1MLKEM1024, through one adapter. The HPKE ML-KEM KEMs of
-// package hybrid are not registered: their names are ML-KEM's.
+// package hybrid (hybrid.MLKEM768 ...) are not registered: their names are
+// ML-KEM's.
 func registerHybrids() {
 	for _, k := range hybrid.All() {
 		Register(&hybridScheme{k})
@@ -40,23 +40,22 @@ type TLSGroupScheme interface {
 }
 
 // hybridScheme adapts a *hybrid.KEM. The embedded KEM supplies Name,
-// Specification, the sizes, HPKEID and TLSGroup; the methods below return
-// the interfaces of this package.
+// Specification, the sizes but DecapsulationKeySize, HPKEID and TLSGroup;
+// the methods below return the interfaces of this package.
 type hybridScheme struct {
 	*hybrid.KEM
 }
+
+// DecapsulationKeySize is the size of the seed, which is what the keys'
+// Bytes return.
+func (s *hybridScheme) DecapsulationKeySize() int { return s.SeedSize() }
 
 func (s *hybridScheme) GenerateKey() (DecapsulationKey, error) {
 	return s.wrap(s.KEM.GenerateKey())
 }
 
-func (s *hybridScheme) DeriveKey(seed []byte) (DecapsulationKey, error) {
-	if len(seed) != s.KeySeedSize() {
-		return nil, fmt.Errorf("kem: invalid %s key seed length %d, want %d", s.Name(), len(seed), s.KeySeedSize())
-	}
-	return s.wrap(s.KEM.NewDecapsulationKey(seed))
-}
-
+// NewDecapsulationKey takes the seed, the only encoding of a hybrid
+// decapsulation key.
 func (s *hybridScheme) NewDecapsulationKey(b []byte) (DecapsulationKey, error) {
 	return s.wrap(s.KEM.NewDecapsulationKey(b))
 }
@@ -91,8 +90,7 @@ func (k *hybridDecapsulationKey) Encapsulator() crypto.Encapsulator {
 	return k.EncapsulationKey()
 }
 
-// hybridEncapsulationKey gets Bytes, Encapsulate and
-// EncapsulateDeterministic (for kemtest) from the embedded key.
+// hybridEncapsulationKey gets Bytes and Encapsulate from the embedded key.
 type hybridEncapsulationKey struct {
 	s *hybridScheme
 	*hybrid.EncapsulationKey

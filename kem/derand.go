@@ -1,0 +1,52 @@
+package kem
+
+import (
+	"errors"
+
+	"github.com/pqkem/pqkem/frodo"
+	"github.com/pqkem/pqkem/hybrid"
+	"github.com/pqkem/pqkem/internal/derand"
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
+)
+
+// Derandomized encapsulation of every scheme of this module is package
+// kemtest's, through internal/derand: one hook that dispatches on this
+// package's key types, and reaches hybrid's and frodo's derandomized
+// encapsulation through their own hooks.
+
+func init() {
+	derand.Register("kem.Encapsulate", encapsulateDerand)
+}
+
+// The hooks of packages hybrid and frodo, registered by their init
+// functions, which run before this package's variables are initialized.
+var (
+	hybridEncapsulate = mustLookup[func(*hybrid.EncapsulationKey, []byte) ([]byte, []byte, error)]("hybrid.Encapsulate")
+	frodoEncapsulate  = mustLookup[func(*frodo.EncapsulationKey, []byte) ([]byte, []byte)]("frodo.Encapsulate")
+)
+
+func mustLookup[F any](name string) F {
+	f, err := derand.Lookup[F](name)
+	if err != nil {
+		panic("kem: " + err.Error())
+	}
+	return f
+}
+
+// encapsulateDerand encapsulates to ek with random as the randomness,
+// which is ek.Scheme().EncapsulationSeedSize() bytes long (kemtest checks).
+// For a key of a scheme registered from outside this module it returns
+// [errors.ErrUnsupported].
+func encapsulateDerand(ek EncapsulationKey, random []byte) (sharedKey, ciphertext []byte, err error) {
+	switch k := ek.(type) {
+	case *mlkemEncapsulationKey:
+		sharedKey, ciphertext = k.ek.EncapsulateInternal((*[mlkemlevel.MessageSize]byte)(random))
+		return sharedKey, ciphertext, nil
+	case *hybridEncapsulationKey:
+		return hybridEncapsulate(k.EncapsulationKey, random)
+	case *frodoEncapsulationKey:
+		sharedKey, ciphertext = frodoEncapsulate(k.ek, random)
+		return sharedKey, ciphertext, nil
+	}
+	return nil, nil, errors.ErrUnsupported
+}
