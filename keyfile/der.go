@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 	"github.com/pqkem/pqkem/kem"
-	"github.com/pqkem/pqkem/mlkem"
 )
 
 // keyKind is how a scheme with an OID stores its private key in PKCS#8.
@@ -28,34 +28,19 @@ type algorithm struct {
 	name string // the scheme's name in package kem
 	oid  asn1.ObjectIdentifier
 	kind keyKind
-	// For kindMLKEM: the size of the expanded key, and a function that
-	// derives the expanded key from the 64-byte seed.
-	expandedSize int
-	expand       func(seed []byte) ([]byte, error)
+	// level is the ML-KEM level, for kindMLKEM.
+	level *mlkemlevel.Level
 }
 
 // algorithms lists the schemes with an assigned OID. A scheme not
 // registered in package kem is simply not available; its entry takes
 // effect once it is.
 var algorithms = []algorithm{
-	{name: "ML-KEM-512", oid: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 4, 1}, kind: kindMLKEM,
-		expandedSize: mlkem.DecapsulationKeyExpandedSize512, expand: expander(mlkem.NewDecapsulationKey512)},
-	{name: "ML-KEM-768", oid: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 4, 2}, kind: kindMLKEM,
-		expandedSize: mlkem.DecapsulationKeyExpandedSize768, expand: expander(mlkem.NewDecapsulationKey768)},
-	{name: "ML-KEM-1024", oid: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 4, 3}, kind: kindMLKEM,
-		expandedSize: mlkem.DecapsulationKeyExpandedSize1024, expand: expander(mlkem.NewDecapsulationKey1024)},
+	{name: "ML-KEM-512", oid: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 4, 1}, kind: kindMLKEM, level: mlkemlevel.MLKEM512()},
+	{name: "ML-KEM-768", oid: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 4, 2}, kind: kindMLKEM, level: mlkemlevel.MLKEM768()},
+	{name: "ML-KEM-1024", oid: asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 4, 3}, kind: kindMLKEM, level: mlkemlevel.MLKEM1024()},
 	// draft-connolly-cfrg-xwing-kem, "Use in X.509 and PKCS#8".
 	{name: "X-Wing", oid: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 62253, 25722}, kind: kindRawSeed},
-}
-
-func expander[DK interface{ ExpandedBytes() []byte }](newKey func([]byte) (DK, error)) func([]byte) ([]byte, error) {
-	return func(seed []byte) ([]byte, error) {
-		dk, err := newKey(seed)
-		if err != nil {
-			return nil, err
-		}
-		return dk.ExpandedBytes(), nil
-	}
 }
 
 func lookupName(name string) (*algorithm, bool) {
@@ -122,7 +107,7 @@ type subjectPublicKeyInfo struct {
 }
 
 // MarshalPKIXPublicKey encodes ek as a DER SubjectPublicKeyInfo. It fails,
-// wrapping ErrNoOID, for a scheme without an object identifier.
+// wrapping [ErrNoOID], for a scheme without an object identifier.
 func MarshalPKIXPublicKey(ek kem.EncapsulationKey) ([]byte, error) {
 	a, err := algorithmFor(ek.Scheme())
 	if err != nil {
@@ -137,7 +122,7 @@ func MarshalPKIXPublicKey(ek kem.EncapsulationKey) ([]byte, error) {
 
 // ParsePKIXPublicKey parses a DER SubjectPublicKeyInfo and the public key
 // in it, with the scheme's input checks (for ML-KEM, FIPS 203 section
-// 7.2). opts may be nil; only opts.Scheme is used.
+// 7.2). opts may be nil; only [Options].Scheme is used.
 func ParsePKIXPublicKey(der []byte, opts *Options) (*PublicKey, error) {
 	if opts == nil {
 		opts = new(Options)
@@ -145,7 +130,7 @@ func ParsePKIXPublicKey(der []byte, opts *Options) (*PublicKey, error) {
 	var spki subjectPublicKeyInfo
 	rest, err := asn1.Unmarshal(der, &spki)
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: malformed SubjectPublicKeyInfo: %v", err)
+		return nil, fmt.Errorf("keyfile: malformed SubjectPublicKeyInfo: %w", err)
 	}
 	if len(rest) != 0 {
 		return nil, fmt.Errorf("keyfile: %d bytes of trailing data after the SubjectPublicKeyInfo", len(rest))
@@ -183,16 +168,16 @@ type mlkemBoth struct {
 // MarshalPKCS8PrivateKey encodes dk as a DER PKCS#8 OneAsymmetricKey
 // (version 0, no attributes, no public key). An ML-KEM key is written in
 // RFC 9935's seed form, or in the expandedKey form if it has no seed (it
-// was read from an expanded key). It fails, wrapping ErrNoOID, for a
+// was read from an expanded key). It fails, wrapping [ErrNoOID], for a
 // scheme without an object identifier. The result is secret.
 func MarshalPKCS8PrivateKey(dk kem.DecapsulationKey) ([]byte, error) {
 	return MarshalPKCS8PrivateKeyForm(dk, 0)
 }
 
-// MarshalPKCS8PrivateKeyForm is MarshalPKCS8PrivateKey with the ML-KEM
-// private key form chosen: FormSeed, FormExpanded or FormBoth (FormSeed
-// and FormBoth need a key with a seed), or 0 for the default. Other schemes
-// take 0 or FormSeed.
+// MarshalPKCS8PrivateKeyForm is [MarshalPKCS8PrivateKey] with the ML-KEM
+// private key form chosen: [FormSeed], [FormExpanded] or [FormBoth]
+// (FormSeed and FormBoth need a key with a seed), or 0 for the default.
+// Other schemes take 0 or FormSeed.
 func MarshalPKCS8PrivateKeyForm(dk kem.DecapsulationKey, form Form) ([]byte, error) {
 	s := dk.Scheme()
 	a, err := algorithmFor(s)
@@ -247,16 +232,26 @@ func (a *algorithm) mlkemParts(dk kem.DecapsulationKey) (seed, expanded []byte, 
 	// read from one.
 	b := dk.Bytes()
 	switch len(b) {
-	case mlkem.SeedSize:
+	case mlkemlevel.SeedSize:
 		expanded, err := a.expand(b)
 		if err != nil {
-			return nil, nil, fmt.Errorf("keyfile: %s: %v", a.name, err)
+			return nil, nil, fmt.Errorf("keyfile: %s: %w", a.name, err)
 		}
 		return b, expanded, nil
-	case a.expandedSize:
+	case a.level.DecapsulationKeyExpandedSize():
 		return nil, b, nil
 	}
-	return nil, nil, fmt.Errorf("keyfile: %s private key encoding is %d bytes, want %d (seed) or %d (expanded)", a.name, len(b), mlkem.SeedSize, a.expandedSize)
+	return nil, nil, fmt.Errorf("keyfile: %s private key encoding is %d bytes, want %d (seed) or %d (expanded)",
+		a.name, len(b), mlkemlevel.SeedSize, a.level.DecapsulationKeyExpandedSize())
+}
+
+// expand returns the expanded form of the ML-KEM key of seed.
+func (a *algorithm) expand(seed []byte) ([]byte, error) {
+	dk, err := a.level.NewDecapsulationKey(seed)
+	if err != nil {
+		return nil, err
+	}
+	return dk.ExpandedBytes(), nil
 }
 
 // derKind returns the universal tag of the first element inside der, if
@@ -297,7 +292,7 @@ func ParsePKCS8PrivateKey(der []byte, opts *Options) (*PrivateKey, error) {
 	}
 	outer, rest, err := element(der)
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: malformed PKCS#8 private key: %v", err)
+		return nil, fmt.Errorf("keyfile: malformed PKCS#8 private key: %w", err)
 	}
 	if len(rest) != 0 {
 		return nil, fmt.Errorf("keyfile: %d bytes of trailing data after the PKCS#8 private key", len(rest))
@@ -309,7 +304,7 @@ func ParsePKCS8PrivateKey(der []byte, opts *Options) (*PrivateKey, error) {
 
 	var version int
 	if body, err = asn1.Unmarshal(body, &version); err != nil {
-		return nil, fmt.Errorf("keyfile: PKCS#8 version: %v", err)
+		return nil, fmt.Errorf("keyfile: PKCS#8 version: %w", err)
 	}
 	if version != 0 && version != 1 {
 		return nil, fmt.Errorf("keyfile: PKCS#8 version is %d, want 0 or 1", version)
@@ -320,7 +315,7 @@ func ParsePKCS8PrivateKey(der []byte, opts *Options) (*PrivateKey, error) {
 		_, err = asn1.Unmarshal(idField.FullBytes, &id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: PKCS#8 privateKeyAlgorithm: %v", err)
+		return nil, fmt.Errorf("keyfile: PKCS#8 privateKeyAlgorithm: %w", err)
 	}
 	if again, err := asn1.Marshal(id); err != nil || !bytes.Equal(again, idField.FullBytes) {
 		return nil, errors.New("keyfile: PKCS#8 privateKeyAlgorithm is not in canonical DER (extra fields?)")
@@ -332,7 +327,7 @@ func ParsePKCS8PrivateKey(der []byte, opts *Options) (*PrivateKey, error) {
 	name := s.Name()
 	privField, body, err := element(body)
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: %s PKCS#8 privateKey: %v", name, err)
+		return nil, fmt.Errorf("keyfile: %s PKCS#8 privateKey: %w", name, err)
 	}
 	if !isUniversal(privField, asn1.TagOctetString, false) {
 		return nil, fmt.Errorf("keyfile: %s PKCS#8 privateKey: not an OCTET STRING", name)
@@ -342,7 +337,7 @@ func ParsePKCS8PrivateKey(der []byte, opts *Options) (*PrivateKey, error) {
 	for lastTag := -1; len(body) > 0; {
 		var v asn1.RawValue
 		if v, body, err = element(body); err != nil {
-			return nil, fmt.Errorf("keyfile: %s PKCS#8 private key: after privateKey: %v", name, err)
+			return nil, fmt.Errorf("keyfile: %s PKCS#8 private key: after privateKey: %w", name, err)
 		}
 		if v.Class != asn1.ClassContextSpecific || v.Tag <= lastTag || v.Tag > 1 {
 			return nil, fmt.Errorf("keyfile: %s PKCS#8 private key: unexpected field (class %d, tag %d) after privateKey", name, v.Class, v.Tag)
@@ -360,7 +355,7 @@ func ParsePKCS8PrivateKey(der []byte, opts *Options) (*PrivateKey, error) {
 			return nil, fmt.Errorf("keyfile: %s PKCS#8 privateKey: seed is %d bytes, want %d", name, len(privField.Bytes), want)
 		}
 		if priv.Key, err = s.NewDecapsulationKey(privField.Bytes); err != nil {
-			return nil, fmt.Errorf("keyfile: %s PKCS#8 privateKey: %v", name, err)
+			return nil, fmt.Errorf("keyfile: %s PKCS#8 privateKey: %w", name, err)
 		}
 		priv.Form = FormSeed
 	case kindMLKEM:
@@ -394,15 +389,15 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 	// expandedKey 4 more than the key, both more still), so they cannot
 	// be mistaken for one; they are read only when lenient.
 	switch len(b) {
-	case mlkem.SeedSize, a.expandedSize:
+	case mlkemlevel.SeedSize, a.level.DecapsulationKeyExpandedSize():
 		what := "seed"
-		if len(b) == a.expandedSize {
+		if len(b) == a.level.DecapsulationKeyExpandedSize() {
 			what = "expanded key"
 		}
 		if !opts.Lenient {
 			return nil, 0, fmt.Errorf("keyfile: %s privateKey is a bare %d-byte %s with no RFC 9935 tag (the pre-RFC encoding, read only when lenient)", name, len(b), what)
 		}
-		if len(b) == mlkem.SeedSize {
+		if len(b) == mlkemlevel.SeedSize {
 			dk, err := a.fromSeed(s, "bare seed", b)
 			return dk, FormBareSeed, err
 		}
@@ -411,7 +406,7 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 	}
 	v, rest, err := element(b)
 	if err != nil {
-		return nil, 0, fmt.Errorf("keyfile: %s privateKey: malformed ML-KEM-PrivateKey: %v", name, err)
+		return nil, 0, fmt.Errorf("keyfile: %s privateKey: malformed ML-KEM-PrivateKey: %w", name, err)
 	}
 	if len(rest) != 0 {
 		return nil, 0, fmt.Errorf("keyfile: %s privateKey: %d bytes of trailing data after the ML-KEM-PrivateKey", name, len(rest))
@@ -422,13 +417,13 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 		return dk, FormSeed, err
 
 	case isUniversal(v, asn1.TagOctetString, false): // 0x04, expandedKey
-		if len(v.Bytes) == mlkem.SeedSize && opts.Lenient {
+		if len(v.Bytes) == mlkemlevel.SeedSize && opts.Lenient {
 			dk, err := a.fromSeed(s, "bare seed", v.Bytes)
 			return dk, FormBareSeed, err
 		}
-		if len(v.Bytes) != a.expandedSize {
-			msg := fmt.Sprintf("keyfile: %s privateKey: expandedKey is %d bytes, want %d", name, len(v.Bytes), a.expandedSize)
-			if len(v.Bytes) == mlkem.SeedSize {
+		if len(v.Bytes) != a.level.DecapsulationKeyExpandedSize() {
+			msg := fmt.Sprintf("keyfile: %s privateKey: expandedKey is %d bytes, want %d", name, len(v.Bytes), a.level.DecapsulationKeyExpandedSize())
+			if len(v.Bytes) == mlkemlevel.SeedSize {
 				msg += " (a 64-byte OCTET STRING is the pre-RFC 9935 seed encoding, read only when lenient)"
 			}
 			return nil, 0, errors.New(msg)
@@ -442,8 +437,8 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 		if again, merr := asn1.Marshal(both); err != nil || merr != nil || !bytes.Equal(again, v.FullBytes) {
 			return nil, 0, fmt.Errorf("keyfile: %s privateKey: malformed both SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING }", name)
 		}
-		if len(both.Expanded) != a.expandedSize {
-			return nil, 0, fmt.Errorf("keyfile: %s privateKey: both: expandedKey is %d bytes, want %d", name, len(both.Expanded), a.expandedSize)
+		if len(both.Expanded) != a.level.DecapsulationKeyExpandedSize() {
+			return nil, 0, fmt.Errorf("keyfile: %s privateKey: both: expandedKey is %d bytes, want %d", name, len(both.Expanded), a.level.DecapsulationKeyExpandedSize())
 		}
 		dk, err := a.fromSeed(s, "both: seed", both.Seed)
 		if err != nil {
@@ -451,7 +446,7 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 		}
 		derived, err := a.expand(both.Seed)
 		if err != nil {
-			return nil, 0, fmt.Errorf("keyfile: %s privateKey: both: seed: %v", name, err)
+			return nil, 0, fmt.Errorf("keyfile: %s privateKey: both: seed: %w", name, err)
 		}
 		if subtle.ConstantTimeCompare(derived, both.Expanded) != 1 {
 			return nil, 0, fmt.Errorf("keyfile: %s privateKey: both: seed and expandedKey do not match (the expandedKey is not the key the seed derives)", name)
@@ -466,7 +461,7 @@ func (a *algorithm) parseMLKEM(s kem.Scheme, b []byte, opts *Options) (kem.Decap
 func (a *algorithm) fromExpanded(s kem.Scheme, field string, expanded []byte) (kem.DecapsulationKey, error) {
 	dk, err := s.NewDecapsulationKey(expanded)
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: %s privateKey: %s: %v", a.name, field, err)
+		return nil, fmt.Errorf("keyfile: %s privateKey: %s: %w", a.name, field, err)
 	}
 	if err := pairwiseCheck(dk); err != nil {
 		return nil, err
@@ -475,12 +470,12 @@ func (a *algorithm) fromExpanded(s kem.Scheme, field string, expanded []byte) (k
 }
 
 func (a *algorithm) fromSeed(s kem.Scheme, field string, seed []byte) (kem.DecapsulationKey, error) {
-	if len(seed) != mlkem.SeedSize {
-		return nil, fmt.Errorf("keyfile: %s privateKey: %s is %d bytes, want %d", a.name, field, len(seed), mlkem.SeedSize)
+	if len(seed) != mlkemlevel.SeedSize {
+		return nil, fmt.Errorf("keyfile: %s privateKey: %s is %d bytes, want %d", a.name, field, len(seed), mlkemlevel.SeedSize)
 	}
-	dk, err := s.DeriveKey(seed)
+	dk, err := s.NewDecapsulationKey(seed)
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: %s privateKey: %s: %v", a.name, field, err)
+		return nil, fmt.Errorf("keyfile: %s privateKey: %s: %w", a.name, field, err)
 	}
 	return dk, nil
 }

@@ -29,7 +29,7 @@
 //     1.3.6.1.4.1.62253.25722; its public key is the raw 1216-byte
 //     encapsulation key and its PKCS#8 privateKey the raw 32-byte seed,
 //     with no inner ASN.1. It works as soon as a scheme named "X-Wing" is
-//     registered in package kem.
+//     registered in package [kem].
 //
 // Schemes without an assigned OID (FrodoKEM, the TLS hybrids such as
 // X25519MLKEM768, and any scheme registered from elsewhere) never get a
@@ -42,14 +42,16 @@
 //	<base64 of DecapsulationKey.Bytes()>
 //	-----END PQKEM PRIVATE KEY-----
 //
-// and the same with "PQKEM PUBLIC KEY" and EncapsulationKey.Bytes() for
-// public keys. The Scheme header, the only header allowed, holds the name
-// [kem.ByName] takes; the body is the scheme's own encoding of the key.
+// and the same with "PQKEM PUBLIC KEY" and [kem.EncapsulationKey]'s Bytes
+// for public keys. The Scheme header, the only header allowed, holds the
+// name [kem.ByName] takes; the body is the scheme's own encoding of the key,
+// [kem.DecapsulationKey]'s Bytes (for every scheme of this module the
+// seed, or the expanded form for a FrodoKEM key read from one).
 // These schemes have no DER form. The reader takes the pqkem format for
 // schemes with an OID too, but the writer never produces it for them.
 //
-// The raw format is the scheme's own encoding without any container
-// (Bytes() of the key); reading it needs the scheme from elsewhere
+// The raw format is the scheme's own encoding without any container (the
+// key's Bytes); reading it needs the scheme from elsewhere
 // ([Options].Scheme).
 //
 // Every private key read is checked: keys from a seed are derived from it;
@@ -212,7 +214,7 @@ type PublicKey struct {
 // that has no object identifier.
 var ErrNoOID = errors.New("no object identifier assigned")
 
-// EncodePrivateKey encodes dk in format f (PEM, DER or Raw). PEM and DER
+// EncodePrivateKey encodes dk in format f ([PEM], [DER] or [Raw]). PEM and DER
 // are PKCS#8, with the seed form for ML-KEM, for schemes with an OID; PEM
 // is pqkem's format for the others, which have no DER form. The result is
 // secret.
@@ -236,7 +238,7 @@ func EncodePrivateKey(dk kem.DecapsulationKey, f Format) ([]byte, error) {
 	return nil, fmt.Errorf("keyfile: cannot encode a %s private key in format %v", s.Name(), f)
 }
 
-// EncodePublicKey encodes ek in format f (PEM, DER or Raw):
+// EncodePublicKey encodes ek in format f ([PEM], [DER] or [Raw]):
 // SubjectPublicKeyInfo for schemes with an OID, pqkem's PEM format for the
 // others, which have no DER form.
 func EncodePublicKey(ek kem.EncapsulationKey, f Format) ([]byte, error) {
@@ -264,8 +266,8 @@ func encodeProjectPEM(typ string, s kem.Scheme, body []byte) []byte {
 }
 
 // DecodePrivateKey reads a private key in any format opts allows: PEM
-// (PKCS#8 or pqkem's format), DER (PKCS#8) or, with opts.Format Raw and
-// opts.Scheme set, the scheme's raw encoding.
+// (PKCS#8 or pqkem's format), DER (PKCS#8) or, with [Options].Format [Raw]
+// and [Options].Scheme set, the scheme's raw encoding.
 func DecodePrivateKey(data []byte, opts *Options) (*PrivateKey, error) {
 	priv, pub, err := decode(data, opts, wantPrivate)
 	if err != nil {
@@ -280,8 +282,8 @@ func DecodePrivateKey(data []byte, opts *Options) (*PrivateKey, error) {
 // DecodePublicKey reads a public key in any format opts allows: PEM
 // (SubjectPublicKeyInfo, pqkem's format, or an X.509 certificate, whose
 // subject public key it returns without verifying the certificate), DER
-// (SubjectPublicKeyInfo) or, with opts.Format Raw and opts.Scheme set, the
-// scheme's raw encoding.
+// (SubjectPublicKeyInfo) or, with [Options].Format [Raw] and
+// [Options].Scheme set, the scheme's raw encoding.
 func DecodePublicKey(data []byte, opts *Options) (*PublicKey, error) {
 	priv, pub, err := decode(data, opts, wantPublic)
 	if err != nil {
@@ -294,7 +296,7 @@ func DecodePublicKey(data []byte, opts *Options) (*PublicKey, error) {
 }
 
 // Decode reads a private or a public key, whichever data holds, and
-// returns it in priv or pub. A raw key (opts.Format Raw) is taken for a
+// returns it in priv or pub. A raw key ([Options].Format [Raw]) is taken for a
 // public key if it has the size of the scheme's encapsulation keys, and
 // for a private key otherwise.
 func Decode(data []byte, opts *Options) (priv *PrivateKey, pub *PublicKey, err error) {
@@ -394,7 +396,7 @@ func decodePEM(data []byte, opts *Options, w want) (*PrivateKey, *PublicKey, err
 	case PEMCertificate:
 		cert, err := x509.ParseCertificate(block.Bytes)
 		if err != nil {
-			return nil, nil, fmt.Errorf("keyfile: certificate: %v", err)
+			return nil, nil, fmt.Errorf("keyfile: certificate: %w", err)
 		}
 		pub, err := ParsePKIXPublicKey(cert.RawSubjectPublicKeyInfo, opts)
 		if err != nil {
@@ -486,7 +488,7 @@ func parsePublicBytes(s kem.Scheme, b []byte) (kem.EncapsulationKey, error) {
 	}
 	ek, err := s.NewEncapsulationKey(b)
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: %s public key: %v", s.Name(), err)
+		return nil, fmt.Errorf("keyfile: %s public key: %w", s.Name(), err)
 	}
 	return ek, nil
 }
@@ -496,7 +498,7 @@ func parsePublicBytes(s kem.Scheme, b []byte) (kem.EncapsulationKey, error) {
 func parsePrivateBytes(s kem.Scheme, b []byte) (kem.DecapsulationKey, error) {
 	dk, err := s.NewDecapsulationKey(b)
 	if err != nil {
-		return nil, fmt.Errorf("keyfile: %s private key (%d bytes): %v", s.Name(), len(b), err)
+		return nil, fmt.Errorf("keyfile: %s private key (%d bytes): %w", s.Name(), len(b), err)
 	}
 	if err := pairwiseCheck(dk); err != nil {
 		return nil, err
@@ -511,7 +513,7 @@ func pairwiseCheck(dk kem.DecapsulationKey) error {
 	want, ct := dk.EncapsulationKey().Encapsulate()
 	got, err := dk.Decapsulate(ct)
 	if err != nil {
-		return fmt.Errorf("keyfile: %s private key fails the pairwise consistency check: %v", name, err)
+		return fmt.Errorf("keyfile: %s private key fails the pairwise consistency check: %w", name, err)
 	}
 	if subtle.ConstantTimeCompare(got, want) != 1 {
 		return fmt.Errorf("keyfile: %s private key fails the pairwise consistency check: it does not decapsulate what is encapsulated to its own public key", name)
@@ -520,7 +522,7 @@ func pairwiseCheck(dk kem.DecapsulationKey) error {
 }
 
 // Fingerprint identifies a public key: "SHA256:" and the first 16 bytes
-// of the SHA-256 of its encoding (EncapsulationKey.Bytes), in hex.
+// of the SHA-256 of its encoding ([kem.EncapsulationKey]'s Bytes), in hex.
 func Fingerprint(ek kem.EncapsulationKey) string {
 	h := sha256.Sum256(ek.Bytes())
 	return "SHA256:" + hex.EncodeToString(h[:16])

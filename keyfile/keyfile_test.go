@@ -128,7 +128,7 @@ func TestRFC9935Examples(t *testing.T) {
 			// Re-encoding the seed key in the default form gives the
 			// example's file, 86 bytes of DER.
 			seedFile := vectors.ReadFile(t, exampleDir+level+"-seed.priv")
-			dk, err := s.DeriveKey(exampleSeed())
+			dk, err := s.NewDecapsulationKey(exampleSeed())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,7 +256,8 @@ func roundTrip(t *testing.T, s kem.Scheme) {
 }
 
 // noOIDScheme is a scheme without an OID, registered under a test name, to
-// check pqkem's PEM format even before FrodoKEM lands.
+// check pqkem's PEM format with a scheme registered from outside the
+// module.
 type noOIDScheme struct{ kem.Scheme }
 
 func (s *noOIDScheme) Name() string { return "Test-KEM-Without-OID" }
@@ -781,7 +782,7 @@ func TestParseFormat(t *testing.T) {
 }
 
 func TestFingerprint(t *testing.T) {
-	dk, _ := scheme(t, "ML-KEM-768").DeriveKey(exampleSeed())
+	dk, _ := scheme(t, "ML-KEM-768").NewDecapsulationKey(exampleSeed())
 	fp := keyfile.Fingerprint(dk.EncapsulationKey())
 	if !strings.HasPrefix(fp, "SHA256:") || len(fp) != len("SHA256:")+32 {
 		t.Errorf("Fingerprint = %q", fp)
