@@ -134,17 +134,17 @@ func benchSeed(n int) []byte {
 
 // pqkemContender times s through the kem registry.
 func pqkemContender(s kem.Scheme, impl string, generic bool) contender {
-	seed := benchSeed(s.KeySeedSize())
-	dk, err := s.DeriveKey(seed)
+	seed := benchSeed(s.DecapsulationKeySize())
+	dk, err := s.NewDecapsulationKey(seed)
 	if err != nil {
-		panic(fmt.Sprintf("bench: %s: DeriveKey: %v", s.Name(), err)) // the scheme is broken
+		panic(fmt.Sprintf("bench: %s: NewDecapsulationKey: %v", s.Name(), err)) // the scheme is broken
 	}
 	ek := dk.Encapsulator()
 	_, c := ek.Encapsulate()
 	return contender{
 		impl:    impl,
 		generic: generic,
-		keygen:  func() { s.DeriveKey(seed) },
+		keygen:  func() { s.NewDecapsulationKey(seed) },
 		encap:   func() { ek.Encapsulate() },
 		decap:   func() { dk.Decapsulate(c) },
 	}

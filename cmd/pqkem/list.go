@@ -67,7 +67,7 @@ var planned = []struct {
 
 func list(w io.Writer, schemes []kem.Scheme) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "SCHEME\tENCAPS KEY\tDECAPS KEY\tCIPHERTEXT\tSHARED KEY\tKEY SEED\tENCAPS SEED\tSTATUS\n")
+	fmt.Fprintf(tw, "SCHEME\tENCAPS KEY\tDECAPS KEY\tCIPHERTEXT\tSHARED KEY\tENCAPS SEED\tSTATUS\n")
 	registered := make(map[string]bool)
 	for _, s := range schemes {
 		registered[strings.ToLower(s.Name())] = true
@@ -75,9 +75,9 @@ func list(w io.Writer, schemes []kem.Scheme) error {
 		if sp, ok := s.(kem.Specifier); ok {
 			status += " (" + sp.Specification() + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name(),
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name(),
 			s.EncapsulationKeySize(), s.DecapsulationKeySize(), s.CiphertextSize(),
-			s.SharedKeySize(), s.KeySeedSize(), s.EncapsulationSeedSize(), status)
+			s.SharedKeySize(), s.EncapsulationSeedSize(), status)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
