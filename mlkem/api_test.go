@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 	"github.com/pqkem/pqkem/mlkem"
 )
 
@@ -29,8 +30,17 @@ var (
 )
 
 func TestConstantSizes(t *testing.T) {
-	checkSize(t, "SharedKeySize", mlkem.SharedKeySize, 32, stdmlkem.SharedKeySize)
-	checkSize(t, "SeedSize", mlkem.SeedSize, 64, stdmlkem.SeedSize)
+	checkSize(t, "SharedKeySize", mlkem.SharedKeySize, 32, stdmlkem.SharedKeySize, mlkemlevel.SharedKeySize)
+	checkSize(t, "SeedSize", mlkem.SeedSize, 64, stdmlkem.SeedSize, mlkemlevel.SeedSize)
+	// The tests see the levels of the module's table, in its order.
+	if len(mlkemlevel.All()) != len(kemLevels) {
+		t.Fatalf("internal/mlkemlevel has %d levels, the tests %d", len(mlkemlevel.All()), len(kemLevels))
+	}
+	for i, l := range mlkemlevel.All() {
+		if kemLevels[i].level != l {
+			t.Errorf("kemLevels[%d] is %s, internal/mlkemlevel's level %d is %s", i, kemLevels[i].name, i, l.Name())
+		}
+	}
 	for _, l := range kemLevels {
 		t.Run(l.name, func(t *testing.T) {
 			check := func(what string, got int, want ...int) {
@@ -39,9 +49,10 @@ func TestConstantSizes(t *testing.T) {
 			}
 			// Written out, from the FIPS 203 formulas (384k + 32,
 			// 768k + 96, 32(du k + dv)), and as CIRCL has them.
-			check("EncapsulationKeySize", l.ekSize, l.expected[0], 384*l.k+32, l.circl.PublicKeySize())
-			check("DecapsulationKeyExpandedSize", l.dkSize, l.expected[1], 768*l.k+96, l.circl.PrivateKeySize())
-			check("CiphertextSize", l.ctSize, l.expected[2], 32*(l.du*l.k+l.dv), l.circl.CiphertextSize())
+			check("EncapsulationKeySize", l.ekSize, l.expected[0], 384*l.k+32, l.circl.PublicKeySize(), l.level.EncapsulationKeySize())
+			check("DecapsulationKeyExpandedSize", l.dkSize, l.expected[1], 768*l.k+96, l.circl.PrivateKeySize(), l.level.DecapsulationKeyExpandedSize())
+			check("CiphertextSize", l.ctSize, l.expected[2], 32*(l.du*l.k+l.dv), l.circl.CiphertextSize(), l.level.CiphertextSize())
+			check("rank", l.level.Params().K(), l.k)
 			check("CIRCL SharedKeySize", l.circl.SharedKeySize(), mlkem.SharedKeySize)
 			check("CIRCL SeedSize", l.circl.SeedSize(), mlkem.SeedSize)
 			if l.std != nil {
@@ -512,3 +523,114 @@ func TestInterfaces(t *testing.T) {
 		})
 	}
 }
+
+// A key parsed from the expanded form has no seed: Bytes returns nil, as
+// the documentation says, and ExpandedBytes gives the encoding back.
+func TestExpandedKeyHasNoSeed(t *testing.T) {
+	for _, l := range kemLevels {
+		t.Run(l.name, func(t *testing.T) {
+			dk, err := l.generateKey()
+			if err != nil {
+				t.Fatal(err)
+			}
+			expanded := dk.ExpandedBytes()
+			xdk, err := l.newKeyExpanded(expanded)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := xdk.Bytes(); b != nil {
+				t.Errorf("Bytes() of a key parsed from the expanded form = %d bytes, want nil", len(b))
+			}
+			if !bytes.Equal(xdk.ExpandedBytes(), expanded) {
+				t.Error("ExpandedBytes() of a key parsed from the expanded form is not that form")
+			}
+			// A key from the seed keeps it, and both give the same key.
+			sdk, err := l.newKey(dk.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(sdk.Bytes(), dk.Bytes()) || !bytes.Equal(sdk.ExpandedBytes(), expanded) {
+				t.Error("NewDecapsulationKey(Bytes()) is another key")
+			}
+		})
+	}
+}
+
+// The module's table of levels (internal/mlkemlevel), which packages kem,
+// hybrid and keyfile use, and this package's generated per-level API are
+// two adapters of the same code: they must agree byte for byte.
+func TestLevelTableAgrees(t *testing.T) {
+	for _, l := range kemLevels {
+		t.Run(l.name, func(t *testing.T) {
+			for range 20 {
+				seed, m := make([]byte, mlkem.SeedSize), make([]byte, 32)
+				rand.Read(seed)
+				rand.Read(m)
+				dk, err := l.newKey(seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tdk, err := l.level.NewDecapsulationKey(seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tdk.Level() != l.level || tdk.EncapsulationKey().Level() != l.level {
+					t.Fatal("the table's keys do not know their level")
+				}
+				tek := tdk.EncapsulationKey()
+				if !bytes.Equal(tdk.Bytes(), seed) || !bytes.Equal(tdk.ExpandedBytes(), dk.ExpandedBytes()) ||
+					!bytes.Equal(tek.Bytes(), dk.Encapsulator().Bytes()) {
+					t.Fatal("the table's key encodings differ from this package's")
+				}
+				K, c, err := l.encapsulate(dk.Encapsulator(), m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tK, tc := tek.EncapsulateInternal((*[32]byte)(m))
+				if !bytes.Equal(K, tK) || !bytes.Equal(c, tc) {
+					t.Fatal("the table's EncapsulateInternal differs from mlkemtest")
+				}
+				rK, rc := tek.Encapsulate()
+				if got, err := dk.Decapsulate(rc); err != nil || !bytes.Equal(got, rK) {
+					t.Fatalf("this package does not decapsulate the table's ciphertext: %v", err)
+				}
+				bad := flipBit(c, mathrand.IntN(8*l.ctSize))
+				xdk, err := l.level.NewDecapsulationKeyExpanded(dk.ExpandedBytes())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if xdk.Bytes() != nil {
+					t.Fatal("the table's key parsed from the expanded form has a seed")
+				}
+				want, _ := dk.Decapsulate(bad)
+				for _, k := range []mlkemlevel.DecapsulationKey{tdk, xdk} {
+					if got, err := k.Decapsulate(c); err != nil || !bytes.Equal(got, K) {
+						t.Fatalf("the table's key does not decapsulate: %v", err)
+					}
+					if got, err := k.Decapsulate(bad); err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("the table's implicit rejection differs: %v", err)
+					}
+				}
+				if tpk, err := l.level.NewEncapsulationKey(tek.Bytes()); err != nil || !bytes.Equal(tpk.Bytes(), tek.Bytes()) {
+					t.Fatalf("the table's NewEncapsulationKey does not round-trip: %v", err)
+				}
+			}
+			// The table's constructors check what this package's check.
+			for _, c := range []struct {
+				what string
+				err  error
+			}{
+				{"NewDecapsulationKey", second(l.level.NewDecapsulationKey(make([]byte, mlkem.SeedSize-1)))},
+				{"NewDecapsulationKeyExpanded", second(l.level.NewDecapsulationKeyExpanded(make([]byte, l.dkSize)))},
+				{"NewEncapsulationKey", second(l.level.NewEncapsulationKey(make([]byte, l.ekSize+1)))},
+				{"Decapsulate", second(l.level.GenerateKey().Decapsulate(make([]byte, l.ctSize-1)))},
+			} {
+				if c.err == nil || !strings.HasPrefix(c.err.Error(), "mlkem: ") {
+					t.Errorf("the table's %s of a bad input: error %v, want an mlkem error", c.what, c.err)
+				}
+			}
+		})
+	}
+}
+
+func second[T any](_ T, err error) error { return err }

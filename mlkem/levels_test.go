@@ -4,7 +4,10 @@ package mlkem_test
 // fuzz and alloc) see the three ML-KEM levels, so that the test logic is
 // written once and run over the table below. The per-level types of this
 // package, of crypto/mlkem and of CIRCL differ only in their names; the
-// generic constructors turn them into the interfaces the tests use.
+// generic constructors turn them into the interfaces the tests use. Each
+// entry also holds the level of the module's table (internal/mlkemlevel),
+// from which this package's per-level code is generated and through which
+// the other packages run it; the tests check that the two agree.
 
 import (
 	"crypto"
@@ -17,6 +20,7 @@ import (
 	circl512 "github.com/cloudflare/circl/kem/mlkem/mlkem512"
 	circl768 "github.com/cloudflare/circl/kem/mlkem/mlkem768"
 
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 	"github.com/pqkem/pqkem/mlkem"
 	"github.com/pqkem/pqkem/mlkem/mlkemtest"
 )
@@ -58,7 +62,8 @@ type kemLevel struct {
 	encapsulate      encapsulateFunc                              // mlkemtest.EncapsulateN
 
 	circl kem.Scheme
-	std   *stdLevel // nil for ML-KEM-512, which crypto/mlkem lacks
+	std   *stdLevel         // nil for ML-KEM-512, which crypto/mlkem lacks
+	level *mlkemlevel.Level // the module's table's entry of the same name
 }
 
 // stdLevel is crypto/mlkem and crypto/mlkem/mlkemtest at one level.
@@ -108,8 +113,17 @@ func newKEMLevel[D interface {
 	newEK func([]byte) (E, error), encapsulate func(E, []byte) ([]byte, []byte, error),
 	circl kem.Scheme, std *stdLevel,
 ) *kemLevel {
+	var level *mlkemlevel.Level
+	for _, l := range mlkemlevel.All() {
+		if l.Name() == name {
+			level = l
+		}
+	}
+	if level == nil {
+		panic("kemLevels: no level " + name + " in internal/mlkemlevel")
+	}
 	return &kemLevel{
-		name: name, k: k, du: du, dv: dv,
+		name: name, k: k, du: du, dv: dv, level: level,
 		ekSize: sizes[0], dkSize: sizes[1], ctSize: sizes[2],
 		expected:         expected,
 		generateKey:      func() (ourDecapsulator, error) { return asInterface[D, ourDecapsulator](generateKey()) },
