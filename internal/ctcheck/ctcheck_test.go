@@ -18,6 +18,7 @@ import (
 var secretPackages = []string{
 	"github.com/pqkem/pqkem/internal/fips203/...",
 	"github.com/pqkem/pqkem/internal/keccak/...",
+	"github.com/pqkem/pqkem/internal/mlkemlevel/...",
 	"github.com/pqkem/pqkem/mlkem/...",
 	"github.com/pqkem/pqkem/hybrid/...",
 	"github.com/pqkem/pqkem/frodo/...",
