@@ -49,7 +49,7 @@ type rowBuf struct {
 	rows [4][maxN]uint16
 	// bytes is scratch space for SHAKE128 rows where the rows cannot be
 	// squeezed into directly (non-amd64 or purego builds; empty here).
-	//lint:ignore U1000 used by matrix_generic.go in the other builds
+	//lint:ignore U1000 used by matrix_noasm.go in the other builds
 	bytes rowScratch
 	// aes is the crypto/aes path's input and output blocks, allocated on
 	// first use: it goes through the cipher.Block interface, so it is on

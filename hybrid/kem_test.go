@@ -61,7 +61,7 @@ func TestRegistry(t *testing.T) {
 			ref := mustDK(t, k, seed)
 			if dk.Scheme() != s || dk.EncapsulationKey().Scheme() != s || !bytes.Equal(dk.Bytes(), seed) ||
 				!bytes.Equal(dk.EncapsulationKey().Bytes(), ref.EncapsulationKey().Bytes()) {
-				t.Fatal("DeriveKey differs from hybrid's NewDecapsulationKey")
+				t.Fatal("kem's NewDecapsulationKey differs from hybrid's")
 			}
 			if again, err := s.NewDecapsulationKey(dk.Bytes()); err != nil || !bytes.Equal(again.Bytes(), seed) {
 				t.Fatalf("NewDecapsulationKey(dk.Bytes()) does not round-trip: %v", err)
