@@ -201,6 +201,8 @@ func TestExpandedRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// It has no seed, and Bytes returns nil, as the package
+			// documentation says.
 			if got := dk2.Bytes(); got != nil {
 				t.Errorf("Bytes() of an expanded-only key = %x, want nil", got)
 			}
@@ -519,38 +521,6 @@ func TestInterfaces(t *testing.T) {
 			K, c := e.Encapsulate()
 			if got, err := d.Decapsulate(c); err != nil || !bytes.Equal(got, K) {
 				t.Errorf("through the interfaces: %x, %v; want %x", got, err, K)
-			}
-		})
-	}
-}
-
-// A key parsed from the expanded form has no seed: Bytes returns nil, as
-// the documentation says, and ExpandedBytes gives the encoding back.
-func TestExpandedKeyHasNoSeed(t *testing.T) {
-	for _, l := range kemLevels {
-		t.Run(l.name, func(t *testing.T) {
-			dk, err := l.generateKey()
-			if err != nil {
-				t.Fatal(err)
-			}
-			expanded := dk.ExpandedBytes()
-			xdk, err := l.newKeyExpanded(expanded)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b := xdk.Bytes(); b != nil {
-				t.Errorf("Bytes() of a key parsed from the expanded form = %d bytes, want nil", len(b))
-			}
-			if !bytes.Equal(xdk.ExpandedBytes(), expanded) {
-				t.Error("ExpandedBytes() of a key parsed from the expanded form is not that form")
-			}
-			// A key from the seed keeps it, and both give the same key.
-			sdk, err := l.newKey(dk.Bytes())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(sdk.Bytes(), dk.Bytes()) || !bytes.Equal(sdk.ExpandedBytes(), expanded) {
-				t.Error("NewDecapsulationKey(Bytes()) is another key")
 			}
 		})
 	}
