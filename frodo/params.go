@@ -1,5 +1,7 @@
 package frodo
 
+import "fmt"
+
 // nbar is n̄, the number of columns of the secret matrices, 8 at every level.
 const nbar = 8
 
@@ -58,43 +60,56 @@ func newSet(name string, n int, logq uint, b, lenSec int, salted bool, cdf []uin
 	return p
 }
 
-// The twelve parameter sets, which the functions below return.
-var (
-	frodoKEM640AES    = newSet("FrodoKEM-640-AES", 640, 15, 2, 16, true, cdf640, true)
-	frodoKEM640SHAKE  = newSet("FrodoKEM-640-SHAKE", 640, 15, 2, 16, true, cdf640, false)
-	frodoKEM976AES    = newSet("FrodoKEM-976-AES", 976, 16, 3, 24, true, cdf976, true)
-	frodoKEM976SHAKE  = newSet("FrodoKEM-976-SHAKE", 976, 16, 3, 24, true, cdf976, false)
-	frodoKEM1344AES   = newSet("FrodoKEM-1344-AES", 1344, 16, 4, 32, true, cdf1344, true)
-	frodoKEM1344SHAKE = newSet("FrodoKEM-1344-SHAKE", 1344, 16, 4, 32, true, cdf1344, false)
-
-	eFrodoKEM640AES    = newSet("eFrodoKEM-640-AES", 640, 15, 2, 16, false, cdf640, true)
-	eFrodoKEM640SHAKE  = newSet("eFrodoKEM-640-SHAKE", 640, 15, 2, 16, false, cdf640, false)
-	eFrodoKEM976AES    = newSet("eFrodoKEM-976-AES", 976, 16, 3, 24, false, cdf976, true)
-	eFrodoKEM976SHAKE  = newSet("eFrodoKEM-976-SHAKE", 976, 16, 3, 24, false, cdf976, false)
-	eFrodoKEM1344AES   = newSet("eFrodoKEM-1344-AES", 1344, 16, 4, 32, false, cdf1344, true)
-	eFrodoKEM1344SHAKE = newSet("eFrodoKEM-1344-SHAKE", 1344, 16, 4, 32, false, cdf1344, false)
-)
+// sets are the twelve parameter sets, which the functions below return,
+// in the order of ParameterSets: each level (n = 640, 976, 1344, with AES
+// before SHAKE) salted, then the same levels ephemeral.
+var sets = func() (sets [12]*ParameterSet) {
+	levels := []struct {
+		n      int
+		logq   uint
+		b      int
+		lenSec int
+		cdf    []uint16
+	}{{640, 15, 2, 16, cdf640}, {976, 16, 3, 24, cdf976}, {1344, 16, 4, 32, cdf1344}}
+	i := 0
+	for _, salted := range []bool{true, false} {
+		for _, l := range levels {
+			for _, aes := range []bool{true, false} {
+				name := fmt.Sprintf("FrodoKEM-%d-SHAKE", l.n)
+				if aes {
+					name = fmt.Sprintf("FrodoKEM-%d-AES", l.n)
+				}
+				if !salted {
+					name = "e" + name
+				}
+				sets[i] = newSet(name, l.n, l.logq, l.b, l.lenSec, salted, l.cdf, aes)
+				i++
+			}
+		}
+	}
+	return sets
+}()
 
 // The salted FrodoKEM of the ISO/IEC proposal and
 // draft-longa-cfrg-frodokem, safe for keys used with many ciphertexts.
 
 // FrodoKEM640AES returns FrodoKEM-640-AES.
-func FrodoKEM640AES() *ParameterSet { return frodoKEM640AES }
+func FrodoKEM640AES() *ParameterSet { return sets[0] }
 
 // FrodoKEM640SHAKE returns FrodoKEM-640-SHAKE.
-func FrodoKEM640SHAKE() *ParameterSet { return frodoKEM640SHAKE }
+func FrodoKEM640SHAKE() *ParameterSet { return sets[1] }
 
 // FrodoKEM976AES returns FrodoKEM-976-AES.
-func FrodoKEM976AES() *ParameterSet { return frodoKEM976AES }
+func FrodoKEM976AES() *ParameterSet { return sets[2] }
 
 // FrodoKEM976SHAKE returns FrodoKEM-976-SHAKE.
-func FrodoKEM976SHAKE() *ParameterSet { return frodoKEM976SHAKE }
+func FrodoKEM976SHAKE() *ParameterSet { return sets[3] }
 
 // FrodoKEM1344AES returns FrodoKEM-1344-AES.
-func FrodoKEM1344AES() *ParameterSet { return frodoKEM1344AES }
+func FrodoKEM1344AES() *ParameterSet { return sets[4] }
 
 // FrodoKEM1344SHAKE returns FrodoKEM-1344-SHAKE.
-func FrodoKEM1344SHAKE() *ParameterSet { return frodoKEM1344SHAKE }
+func FrodoKEM1344SHAKE() *ParameterSet { return sets[5] }
 
 // The ephemeral eFrodoKEM, bit-identical to FrodoKEM of NIST round 3: use
 // one eFrodoKEM key for fewer than 2^8 ciphertexts (the specification's
@@ -103,36 +118,34 @@ func FrodoKEM1344SHAKE() *ParameterSet { return frodoKEM1344SHAKE }
 
 // EFrodoKEM640AES returns eFrodoKEM-640-AES, for fewer than 2^8
 // ciphertexts per key.
-func EFrodoKEM640AES() *ParameterSet { return eFrodoKEM640AES }
+func EFrodoKEM640AES() *ParameterSet { return sets[6] }
 
 // EFrodoKEM640SHAKE returns eFrodoKEM-640-SHAKE, for fewer than 2^8
 // ciphertexts per key.
-func EFrodoKEM640SHAKE() *ParameterSet { return eFrodoKEM640SHAKE }
+func EFrodoKEM640SHAKE() *ParameterSet { return sets[7] }
 
 // EFrodoKEM976AES returns eFrodoKEM-976-AES, for fewer than 2^8
 // ciphertexts per key.
-func EFrodoKEM976AES() *ParameterSet { return eFrodoKEM976AES }
+func EFrodoKEM976AES() *ParameterSet { return sets[8] }
 
 // EFrodoKEM976SHAKE returns eFrodoKEM-976-SHAKE, for fewer than 2^8
 // ciphertexts per key.
-func EFrodoKEM976SHAKE() *ParameterSet { return eFrodoKEM976SHAKE }
+func EFrodoKEM976SHAKE() *ParameterSet { return sets[9] }
 
 // EFrodoKEM1344AES returns eFrodoKEM-1344-AES, for fewer than 2^8
 // ciphertexts per key.
-func EFrodoKEM1344AES() *ParameterSet { return eFrodoKEM1344AES }
+func EFrodoKEM1344AES() *ParameterSet { return sets[10] }
 
 // EFrodoKEM1344SHAKE returns eFrodoKEM-1344-SHAKE, for fewer than 2^8
 // ciphertexts per key.
-func EFrodoKEM1344SHAKE() *ParameterSet { return eFrodoKEM1344SHAKE }
+func EFrodoKEM1344SHAKE() *ParameterSet { return sets[11] }
 
 // ParameterSets returns the twelve parameter sets: the six salted FrodoKEM
 // sets, then the six eFrodoKEM sets, each 640, 976, 1344 with AES before
 // SHAKE. The slice is new; the sets are shared and never change.
 func ParameterSets() []*ParameterSet {
-	return []*ParameterSet{
-		frodoKEM640AES, frodoKEM640SHAKE, frodoKEM976AES, frodoKEM976SHAKE, frodoKEM1344AES, frodoKEM1344SHAKE,
-		eFrodoKEM640AES, eFrodoKEM640SHAKE, eFrodoKEM976AES, eFrodoKEM976SHAKE, eFrodoKEM1344AES, eFrodoKEM1344SHAKE,
-	}
+	all := sets
+	return all[:]
 }
 
 // Name is the parameter set's name, for example "FrodoKEM-640-AES" or
