@@ -13,12 +13,11 @@ import (
 
 	circlkem "github.com/cloudflare/circl/kem"
 	"github.com/cloudflare/circl/kem/frodo/frodo640shake"
-	circl1024 "github.com/cloudflare/circl/kem/mlkem/mlkem1024"
-	circl512 "github.com/cloudflare/circl/kem/mlkem/mlkem512"
-	circl768 "github.com/cloudflare/circl/kem/mlkem/mlkem768"
+	"github.com/cloudflare/circl/kem/schemes"
 
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/internal/cpuid"
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 	"github.com/pqkem/pqkem/kem"
 )
 
@@ -179,25 +178,12 @@ func circlContender(s circlkem.Scheme) contender {
 	}
 }
 
-// others are the implementations other than pqkem's, by scheme name.
-var others = map[string]func() []contender{
-	"ML-KEM-512": func() []contender { return []contender{circlContender(circl512.Scheme())} },
-	"ML-KEM-768": func() []contender {
-		return []contender{stdContender(stdmlkem.NewDecapsulationKey768), circlContender(circl768.Scheme())}
-	},
-	"ML-KEM-1024": func() []contender {
-		return []contender{stdContender(stdmlkem.NewDecapsulationKey1024), circlContender(circl1024.Scheme())}
-	},
-	// CIRCL's FrodoKEM is the NIST round 3 one, which eFrodoKEM equals.
-	"eFrodoKEM-640-SHAKE": func() []contender { return []contender{circlContender(frodo640shake.Scheme())} },
-}
-
 func contenders(s kem.Scheme) []contender {
 	if !cpuid.HasAVX2() {
 		return append([]contender{pqkemContender(s, "pqkem", false)}, othersFor(s)...)
 	}
 	cs := []contender{pqkemContender(s, "pqkem-avx2", false)}
-	if strings.HasPrefix(s.Name(), "ML-KEM-") {
+	if mlkemlevel.ByName(s.Name()) != nil {
 		// ML-KEM's generic path is the readable reference; show it beside
 		// the others.
 		cs = append(cs, pqkemContender(s, "pqkem-generic", true))
@@ -205,9 +191,23 @@ func contenders(s kem.Scheme) []contender {
 	return append(cs, othersFor(s)...)
 }
 
+// othersFor returns the implementations other than pqkem's of s: CIRCL at
+// every ML-KEM level, crypto/mlkem at the two levels it has, and CIRCL's
+// FrodoKEM, the NIST round 3 one, beside eFrodoKEM-640-SHAKE, which equals
+// it.
 func othersFor(s kem.Scheme) []contender {
-	if f, ok := others[s.Name()]; ok {
-		return f()
+	if l := mlkemlevel.ByName(s.Name()); l != nil {
+		var cs []contender
+		switch l {
+		case mlkemlevel.MLKEM768():
+			cs = append(cs, stdContender(stdmlkem.NewDecapsulationKey768))
+		case mlkemlevel.MLKEM1024():
+			cs = append(cs, stdContender(stdmlkem.NewDecapsulationKey1024))
+		}
+		return append(cs, circlContender(schemes.ByName(l.Name())))
+	}
+	if s.Name() == "eFrodoKEM-640-SHAKE" {
+		return []contender{circlContender(frodo640shake.Scheme())}
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
-	"github.com/pqkem/pqkem/mlkem"
+	"github.com/pqkem/pqkem/internal/mlkemlevel"
 	"github.com/pqkem/pqkem/pake"
 )
 
@@ -251,29 +251,16 @@ func pakeRun(s *pake.Scheme, pw, sid []byte) func() {
 	}
 }
 
+// pakeMLKEMRun returns a whole ML-KEM exchange at the level (512, 768 or
+// 1024): key generation, parsing the encapsulation key, encapsulation and
+// decapsulation.
 func pakeMLKEMRun(level int) func() {
-	switch level {
-	case 512:
-		return func() {
-			dk, _ := mlkem.GenerateKey512()
-			ek, _ := mlkem.NewEncapsulationKey512(dk.EncapsulationKey().Bytes())
-			_, ct := ek.Encapsulate()
-			dk.Decapsulate(ct)
-		}
-	case 768:
-		return func() {
-			dk, _ := mlkem.GenerateKey768()
-			ek, _ := mlkem.NewEncapsulationKey768(dk.EncapsulationKey().Bytes())
-			_, ct := ek.Encapsulate()
-			dk.Decapsulate(ct)
-		}
-	default:
-		return func() {
-			dk, _ := mlkem.GenerateKey1024()
-			ek, _ := mlkem.NewEncapsulationKey1024(dk.EncapsulationKey().Bytes())
-			_, ct := ek.Encapsulate()
-			dk.Decapsulate(ct)
-		}
+	l := mlkemlevel.ByName(fmt.Sprintf("ML-KEM-%d", level))
+	return func() {
+		dk := l.GenerateKey()
+		ek, _ := l.NewEncapsulationKey(dk.EncapsulationKey().Bytes())
+		_, ct := ek.Encapsulate()
+		dk.Decapsulate(ct)
 	}
 }
 

@@ -51,6 +51,17 @@ var levels = [...]*Level{
 // All returns the three levels: ML-KEM-512, ML-KEM-768 and ML-KEM-1024.
 func All() []*Level { return levels[:] }
 
+// ByName returns the level named name ("ML-KEM-768"), or nil if there is
+// none.
+func ByName(name string) *Level {
+	for _, l := range levels {
+		if l.name == name {
+			return l
+		}
+	}
+	return nil
+}
+
 // MLKEM512 returns ML-KEM-512.
 func MLKEM512() *Level { return levels[0] }
 
