@@ -1,0 +1,392 @@
+package noise
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/pqkem/pqkem/kem"
+)
+
+// HandshakeConfig configures one party of a handshake for
+// [NewHandshakeState].
+type HandshakeConfig struct {
+	// Protocol is the protocol both parties run.
+	Protocol Protocol
+	// Initiator is true for the party that sends the first message.
+	Initiator bool
+	// Prologue is data both parties must agree on without sending it (for
+	// example, what they negotiated beforehand); it may be empty. A
+	// mismatch fails the handshake at the first authenticated message.
+	Prologue []byte
+	// StaticKey is this party's static key pair, of the protocol's KEM.
+	// It is required exactly when [Pattern.NeedsStaticKey] says so.
+	StaticKey kem.DecapsulationKey
+	// RemoteStaticKey is the peer's static public key, known beforehand.
+	// It is required exactly when [Pattern.NeedsRemoteStaticKey] says
+	// so; in patterns where the peer sends its static key, read it with
+	// [HandshakeState.PeerStaticKey] instead.
+	RemoteStaticKey kem.EncapsulationKey
+}
+
+// A HandshakeState runs one party of a handshake message by message
+// (Noise section 5.3), for applications that carry the messages over their
+// own transport; [Conn] does it over a net.Conn. Call
+// [HandshakeState.WriteMessage] and [HandshakeState.ReadMessage] in turn,
+// the initiator writing first, until [HandshakeState.Complete]; then
+// [HandshakeState.Split] gives the transport CipherStates.
+//
+// Any error other than a call out of turn or a too large payload aborts
+// the handshake: every later call returns the same error. A
+// HandshakeState is not safe for concurrent use.
+type HandshakeState struct {
+	ss        symmetricState
+	protocol  Protocol
+	initiator bool
+	s         kem.DecapsulationKey
+	e         kem.DecapsulationKey
+	rs, re    kem.EncapsulationKey
+	msg       int // index of the next message
+	err       error
+	split     bool
+
+	// generateKey and encapsulate are the KEM's, or (through
+	// internal/derand, for noisetest) deterministic ones.
+	generateKey func(kem.Scheme) (kem.DecapsulationKey, error)
+	encapsulate func(kem.EncapsulationKey) (sharedKey, ciphertext []byte, err error)
+}
+
+func generateKey(s kem.Scheme) (kem.DecapsulationKey, error) { return s.GenerateKey() }
+
+func encapsulate(ek kem.EncapsulationKey) (sharedKey, ciphertext []byte, err error) {
+	sharedKey, ciphertext = ek.Encapsulate()
+	return sharedKey, ciphertext, nil
+}
+
+// NewHandshakeState returns a party ready for the first message, after
+// Initialize (Noise section 5.3): the protocol name, the prologue and the
+// pre-message keys mixed into the handshake hash. It returns an error if
+// the protocol is unknown, if a message of it cannot fit
+// [MaxMessageSize], if the KEM is not safe for static keys and the
+// pattern has some ([kem.EphemeralOnly]), or if a key the pattern needs is
+// missing, one it does not use is given, or a key is of another scheme.
+func NewHandshakeState(cfg *HandshakeConfig) (*HandshakeState, error) {
+	p := cfg.Protocol
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	who := "responder"
+	if cfg.Initiator {
+		who = "initiator"
+	}
+	var s, rs kem.Scheme
+	if cfg.StaticKey != nil {
+		s = cfg.StaticKey.Scheme()
+	}
+	if cfg.RemoteStaticKey != nil {
+		rs = cfg.RemoteStaticKey.Scheme()
+	}
+	if err := checkKey(p, "static key", who, s, p.Pattern.NeedsStaticKey(cfg.Initiator)); err != nil {
+		return nil, err
+	}
+	if err := checkKey(p, "remote static key", who, rs, p.Pattern.NeedsRemoteStaticKey(cfg.Initiator)); err != nil {
+		return nil, err
+	}
+	hs := &HandshakeState{
+		protocol:    p,
+		initiator:   cfg.Initiator,
+		s:           cfg.StaticKey,
+		rs:          cfg.RemoteStaticKey,
+		generateKey: generateKey,
+		encapsulate: encapsulate,
+	}
+	hs.ss.initializeSymmetric(p, p.String())
+	hs.ss.mixHash(cfg.Prologue)
+	// Pre-messages: the initiator's static key, then the responder's.
+	sp := p.Pattern.spec()
+	if sp.preInit {
+		hs.ss.mixHash(hs.staticOf(true).Bytes())
+	}
+	if sp.preResp {
+		hs.ss.mixHash(hs.staticOf(false).Bytes())
+	}
+	return hs, nil
+}
+
+// staticOf returns the static public key of the initiator (or the
+// responder) as this party knows it.
+func (hs *HandshakeState) staticOf(initiator bool) kem.EncapsulationKey {
+	if initiator == hs.initiator {
+		return hs.s.EncapsulationKey()
+	}
+	return hs.rs
+}
+
+// checkKey checks one key of a HandshakeConfig, given by its scheme (nil
+// if there is no key), against what the pattern wants.
+func checkKey(p Protocol, what, who string, k kem.Scheme, want bool) error {
+	switch {
+	case want && k == nil:
+		return fmt.Errorf("noise: %v: the %s needs a %s", p, who, what)
+	case !want && k != nil:
+		return fmt.Errorf("noise: %v: the %s has no %s in %v, but one was given", p, who, what, p.Pattern)
+	case k != nil && k.Name() != p.KEM.Name():
+		return fmt.Errorf("noise: %v: the %s's %s is a %s key, want %s", p, who, what, k.Name(), p.KEM.Name())
+	}
+	return nil
+}
+
+// Protocol returns the protocol the handshake runs.
+func (hs *HandshakeState) Protocol() Protocol { return hs.protocol }
+
+// Complete reports whether every handshake message has been written or
+// read, so that [HandshakeState.Split] may be called.
+func (hs *HandshakeState) Complete() bool {
+	return hs.err == nil && hs.msg == hs.protocol.Pattern.Messages()
+}
+
+// WritesNext reports whether the next message is this party's to write;
+// it is false once the handshake is complete.
+func (hs *HandshakeState) WritesNext() bool {
+	return hs.msg < hs.protocol.Pattern.Messages() && (hs.msg%2 == 0) == hs.initiator
+}
+
+// MessageIndex returns the index of the next handshake message, from 0.
+func (hs *HandshakeState) MessageIndex() int { return hs.msg }
+
+// HandshakeHash returns h, the hash of everything the handshake has mixed
+// in so far: after the last message, the handshake hash that both parties
+// share and that applications may use for channel binding (Noise section
+// 11.2). It is not secret.
+func (hs *HandshakeState) HandshakeHash() []byte {
+	return bytes.Clone(hs.ss.h[:hs.ss.hlen])
+}
+
+// PeerStaticKey returns the peer's static public key: the one given in
+// the HandshakeConfig, or the one the peer sent, once its message has
+// been read; nil if there is none (yet). An application that accepts only
+// some peers must check it before it trusts the session, and before it
+// sends a payload it wants only them to read.
+func (hs *HandshakeState) PeerStaticKey() kem.EncapsulationKey { return hs.rs }
+
+// turn returns an error if the next message is not the caller's.
+func (hs *HandshakeState) turn(writing bool) error {
+	if hs.err != nil {
+		return hs.err
+	}
+	switch {
+	case hs.msg == hs.protocol.Pattern.Messages():
+		return errors.New("noise: the handshake is complete")
+	case writing && !hs.WritesNext():
+		return fmt.Errorf("noise: WriteMessage out of turn: handshake message %d is the peer's to write", hs.msg)
+	case !writing && hs.WritesNext():
+		return fmt.Errorf("noise: ReadMessage out of turn: handshake message %d is ours to write", hs.msg)
+	}
+	return nil
+}
+
+// fail aborts the handshake with err, dropping the keys.
+func (hs *HandshakeState) fail(err error) error {
+	hs.err = err
+	hs.ss.destroy()
+	hs.e, hs.s = nil, nil
+	return err
+}
+
+// role names the sender of message i, for errors.
+func (hs *HandshakeState) sender(i int) string {
+	if i%2 == 0 {
+		return "initiator"
+	}
+	return "responder"
+}
+
+// WriteMessage writes the next handshake message with the given payload,
+// appends it to out and returns the extended buffer. The whole message,
+// [Protocol.MessageSizes] plus the payload, must fit [MaxMessageSize]; a
+// too large payload returns an error wrapping [ErrMessageTooLarge] and
+// leaves the handshake as it was. The payload is encrypted only once the
+// handshake has a key (from the first ekem or skem on): in pqNN, pqNX,
+// pqXN, pqXX, pqKN, pqKX, pqIN and pqIX the first message's payload is
+// sent in clear, and no payload before the last message is authenticated
+// to a peer whose static key has not been checked yet.
+func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
+	if err := hs.turn(true); err != nil {
+		return out, err
+	}
+	size := hs.protocol.MessageSizes()[hs.msg] + len(payload)
+	if size > MaxMessageSize {
+		return out, fmt.Errorf("%w: handshake message %d of %v would be %d bytes with a %d-byte payload, over the %d-byte limit (at most %d bytes of payload)",
+			ErrMessageTooLarge, hs.msg, hs.protocol, size, len(payload), MaxMessageSize, MaxMessageSize-(size-len(payload)))
+	}
+	out = slices.Grow(out, size)
+	out, err := hs.writeTokens(out)
+	if err == nil {
+		out, err = hs.ss.encryptAndHash(out, payload)
+	}
+	if err != nil {
+		return out, hs.fail(fmt.Errorf("noise: writing handshake message %d: %w", hs.msg, err))
+	}
+	hs.msg++
+	return out, nil
+}
+
+func (hs *HandshakeState) writeTokens(out []byte) ([]byte, error) {
+	k := hs.protocol.KEM
+	for _, t := range hs.protocol.Pattern.spec().messages[hs.msg] {
+		var err error
+		switch t {
+		case tokenE:
+			if hs.e, err = hs.generateKey(k); err != nil {
+				return out, err
+			}
+			pk := hs.e.EncapsulationKey().Bytes()
+			out = append(out, pk...)
+			hs.ss.mixHash(pk)
+		case tokenS:
+			out, err = hs.ss.encryptAndHash(out, hs.s.EncapsulationKey().Bytes())
+		case tokenEKEM, tokenSKEM:
+			to := hs.re
+			if t == tokenSKEM {
+				to = hs.rs
+			}
+			var ss, ct []byte
+			if ss, ct, err = hs.encapsulate(to); err != nil {
+				return out, err
+			}
+			if t == tokenEKEM {
+				out = append(out, ct...)
+				hs.ss.mixHash(ct)
+				err = hs.ss.mixKey(ss)
+			} else if out, err = hs.ss.encryptAndHash(out, ct); err == nil {
+				err = hs.ss.mixKeyAndHash(ss)
+			}
+			clear(ss)
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// ReadMessage reads the next handshake message, which must be exactly one
+// whole message as the peer's WriteMessage produced it, appends its
+// payload to out and returns the extended buffer. The payload may be
+// empty. out must not overlap message.
+//
+// A message that fails authentication returns an error wrapping
+// [ErrAuthentication]: it was altered, or the peers do not agree on the
+// protocol, the prologue or the static keys. Where no key exists yet (the
+// first message of pqNN, for example), an altered message is detected at
+// the first authenticated message after it.
+func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
+	if err := hs.turn(false); err != nil {
+		return out, err
+	}
+	i := hs.msg
+	if len(message) > MaxMessageSize {
+		return out, hs.fail(fmt.Errorf("%w: handshake message %d is %d bytes, over the %d-byte limit", ErrMessageTooLarge, i, len(message), MaxMessageSize))
+	}
+	if want := hs.protocol.MessageSizes()[i]; len(message) < want {
+		return out, hs.fail(fmt.Errorf("noise: handshake message %d of %v is %d bytes, want at least %d", i, hs.protocol, len(message), want))
+	}
+	rest, err := hs.readTokens(message)
+	if err == nil {
+		out, err = hs.ss.decryptAndHash(out, rest)
+	}
+	if err != nil {
+		return out, hs.fail(fmt.Errorf("noise: reading handshake message %d from the %s: %w", i, hs.sender(i), err))
+	}
+	hs.msg++
+	return out, nil
+}
+
+// readTokens processes the message's tokens, returning what is left of
+// it: the encrypted payload. The length was checked, so every token finds
+// its bytes.
+func (hs *HandshakeState) readTokens(msg []byte) ([]byte, error) {
+	k := hs.protocol.KEM
+	pkLen, ctLen := k.EncapsulationKeySize(), k.CiphertextSize()
+	take := func(n int) []byte {
+		b := msg[:n]
+		msg = msg[n:]
+		return b
+	}
+	for _, t := range hs.protocol.Pattern.spec().messages[hs.msg] {
+		var err error
+		switch t {
+		case tokenE:
+			b := take(pkLen)
+			if hs.re, err = k.NewEncapsulationKey(b); err != nil {
+				return nil, fmt.Errorf("the ephemeral key: %w", err)
+			}
+			hs.ss.mixHash(b)
+		case tokenS:
+			var pk []byte
+			if pk, err = hs.ss.decryptAndHash(nil, take(pkLen+tagIf(hs.ss.cs.hasKey()))); err != nil {
+				return nil, fmt.Errorf("the static key: %w", err)
+			}
+			if hs.rs, err = k.NewEncapsulationKey(pk); err != nil {
+				return nil, fmt.Errorf("the static key: %w", err)
+			}
+		case tokenEKEM:
+			ct := take(ctLen)
+			hs.ss.mixHash(ct)
+			if err = hs.decapsulate(hs.e, ct, hs.ss.mixKey); err != nil {
+				return nil, err
+			}
+		case tokenSKEM:
+			var ct []byte
+			if ct, err = hs.ss.decryptAndHash(nil, take(ctLen+tagIf(hs.ss.cs.hasKey()))); err != nil {
+				return nil, fmt.Errorf("the static encapsulation: %w", err)
+			}
+			if err = hs.decapsulate(hs.s, ct, hs.ss.mixKeyAndHash); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return msg, nil
+}
+
+// decapsulate decapsulates ct with dk and mixes the shared key with mix.
+// A well-sized ciphertext always decapsulates (ML-KEM and FrodoKEM
+// reject implicitly); a forged one makes the next decryption fail.
+func (hs *HandshakeState) decapsulate(dk kem.DecapsulationKey, ct []byte, mix func([]byte) error) error {
+	ss, err := dk.Decapsulate(ct)
+	if err != nil {
+		return err
+	}
+	defer clear(ss)
+	return mix(ss)
+}
+
+// Split returns the transport CipherStates once the handshake is complete
+// (Noise section 5.2, Split), in this party's directions: send encrypts
+// what this party sends, receive decrypts what it receives (for the
+// initiator, Noise's c1 and c2; for the responder, c2 and c1). The
+// handshake's secrets are wiped; [HandshakeState.HandshakeHash] and
+// [HandshakeState.PeerStaticKey] stay. Split may be called once.
+func (hs *HandshakeState) Split() (send, receive *CipherState, err error) {
+	if hs.err != nil {
+		return nil, nil, hs.err
+	}
+	if hs.msg != hs.protocol.Pattern.Messages() {
+		return nil, nil, fmt.Errorf("noise: Split before the handshake is complete (next message %d of %d)", hs.msg, hs.protocol.Pattern.Messages())
+	}
+	if hs.split {
+		return nil, nil, errors.New("noise: Split called twice")
+	}
+	c1, c2, err := hs.ss.split()
+	if err != nil {
+		return nil, nil, hs.fail(err)
+	}
+	hs.split = true
+	hs.ss.destroy()
+	hs.e, hs.s, hs.re = nil, nil, nil
+	if hs.initiator {
+		return c1, c2, nil
+	}
+	return c2, c1, nil
+}
