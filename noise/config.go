@@ -1,0 +1,128 @@
+package noise
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pqkem/pqkem/kem"
+)
+
+// DefaultHandshakeTimeout is the handshake timeout of a [Config] whose
+// HandshakeTimeout is zero.
+const DefaultHandshakeTimeout = 10 * time.Second
+
+// ErrPeerKeyRefused is returned (wrapped, with the reason) by a handshake
+// whose peer's static key is not the expected one, or was refused by
+// [Config.VerifyPeerStaticKey].
+var ErrPeerKeyRefused = errors.New("noise: peer static key refused")
+
+// A Config configures a [Conn]: the client's or the server's side of one
+// protocol. A Config may be shared by many connections and must not be
+// changed while they use it.
+type Config struct {
+	// Protocol is the protocol both sides run; the client is the
+	// initiator, the server the responder.
+	Protocol Protocol
+
+	// Prologue is data both sides must agree on without sending it; it
+	// may be empty. A mismatch fails the handshake.
+	Prologue []byte
+
+	// StaticKey is this side's static key pair, required exactly when
+	// [Pattern.NeedsStaticKey] says so for this side: for example the
+	// server's in pqNK, and both sides' in pqIK and pqKK. It must not be
+	// of an ephemeral-only KEM ([kem.EphemeralOnly]).
+	StaticKey kem.DecapsulationKey
+
+	// PeerStaticKey is the peer's static public key, if this side knows
+	// it. In a pattern where it is known beforehand
+	// ([Pattern.NeedsRemoteStaticKey]: the server's key for a client in
+	// pqNK, pqXK, pqIK and pqKK; the client's key for a server in pqKN,
+	// pqKK and pqKX) it is required. In a pattern where the peer sends its
+	// static key, it is optional, and if set the key the peer sends must
+	// be this one (pinning).
+	PeerStaticKey kem.EncapsulationKey
+
+	// VerifyPeerStaticKey, if not nil, is called with the static key the
+	// peer sends, as soon as the message that carries it has been read
+	// and authenticated, and before this side sends anything more; an
+	// error aborts the handshake. A server that accepts a set of client
+	// keys (in pqXN, pqXK, pqXX, pqIN, pqIK or pqIX) sets it, for example
+	// to [AllowPeers]. It is not called for a PeerStaticKey known
+	// beforehand.
+	VerifyPeerStaticKey func(kem.EncapsulationKey) error
+
+	// HandshakeTimeout bounds the whole handshake, so that a peer that
+	// stalls cannot hold a connection and its goroutine: zero means
+	// DefaultHandshakeTimeout, a negative value no timeout (then a
+	// context or a deadline should bound it).
+	HandshakeTimeout time.Duration
+}
+
+func (c *Config) handshakeTimeout() time.Duration {
+	if c.HandshakeTimeout == 0 {
+		return DefaultHandshakeTimeout
+	}
+	return c.HandshakeTimeout
+}
+
+// handshakeConfig returns the HandshakeConfig of the client or the server.
+func (c *Config) handshakeConfig(client bool) *HandshakeConfig {
+	hc := &HandshakeConfig{
+		Protocol:  c.Protocol,
+		Initiator: client,
+		Prologue:  c.Prologue,
+		StaticKey: c.StaticKey,
+	}
+	if c.Protocol.Pattern.NeedsRemoteStaticKey(client) {
+		hc.RemoteStaticKey = c.PeerStaticKey
+	}
+	return hc
+}
+
+// check returns the error that a handshake with c would fail with before
+// any message, so that Listen and Dial report a wrong Config at once.
+func (c *Config) check(client bool) error {
+	if c == nil {
+		return errors.New("noise: nil Config")
+	}
+	_, err := NewHandshakeState(c.handshakeConfig(client))
+	if err == nil && c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != c.Protocol.KEM.Name() {
+		err = fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", c.Protocol, c.PeerStaticKey.Scheme().Name(), c.Protocol.KEM.Name())
+	}
+	return err
+}
+
+// verifyPeer checks a static key the peer sent.
+func (c *Config) verifyPeer(peer kem.EncapsulationKey) error {
+	if c.PeerStaticKey != nil && !bytes.Equal(peer.Bytes(), c.PeerStaticKey.Bytes()) {
+		return fmt.Errorf("%w: it is not Config.PeerStaticKey", ErrPeerKeyRefused)
+	}
+	if c.VerifyPeerStaticKey != nil {
+		if err := c.VerifyPeerStaticKey(peer); err != nil {
+			if errors.Is(err, ErrPeerKeyRefused) {
+				return err
+			}
+			return fmt.Errorf("%w: %w", ErrPeerKeyRefused, err)
+		}
+	}
+	return nil
+}
+
+// AllowPeers returns a [Config.VerifyPeerStaticKey] function that accepts
+// exactly the given keys (compared by their schemes and encodings) and
+// refuses every other key with an error wrapping [ErrPeerKeyRefused].
+func AllowPeers(keys ...kem.EncapsulationKey) func(kem.EncapsulationKey) error {
+	allowed := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		allowed[k.Scheme().Name()+"\x00"+string(k.Bytes())] = true
+	}
+	return func(peer kem.EncapsulationKey) error {
+		if !allowed[peer.Scheme().Name()+"\x00"+string(peer.Bytes())] {
+			return fmt.Errorf("%w: not one of the allowed keys", ErrPeerKeyRefused)
+		}
+		return nil
+	}
+}
