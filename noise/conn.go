@@ -201,14 +201,18 @@ func (c *Conn) runHandshake() error {
 			}
 			continue
 		}
+		var sizeErr error
 		msg, err := c.in.frames.next(func(n int) error {
 			if n != sizes[i] {
-				return fmt.Errorf("noise: handshake message %d from the %s is %d bytes, want %d for %v (is the peer running this protocol?)",
+				sizeErr = fmt.Errorf("noise: handshake message %d from the %s is %d bytes, want %d for %v (is the peer running this protocol?)",
 					i, c.side(true), n, sizes[i], p)
 			}
-			return nil
+			return sizeErr
 		})
 		if err != nil {
+			if sizeErr != nil {
+				return sizeErr
+			}
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 				return fmt.Errorf("noise: the %s closed the connection during the handshake, before message %d was complete (it refused this %s's static key or handshake, or it does not run %v): %w",
 					c.side(true), i, c.side(false), p, io.ErrUnexpectedEOF)

@@ -1,0 +1,120 @@
+// Package noise runs KEM-based Noise handshakes ("PQNoise": Angel,
+// Dowling, Hülsing, Schwabe, Weber, "Post Quantum Noise", ACM CCS 2022)
+// over any key encapsulation mechanism of package
+// [github.com/pqkem/pqkem/kem]: a post-quantum encrypted, authenticated
+// channel between two parties, with the KEM of their choice (ML-KEM for
+// speed, FrodoKEM for conservative assumptions, a hybrid for both), and
+// static keys that package [github.com/pqkem/pqkem/keyfile] reads.
+//
+// It speaks the protocol of katzenpost/nyquist and Clatter byte for
+// byte: the twelve interactive patterns [PQNN] to [PQIX], the ciphers
+// [ChaChaPoly] and [AESGCM], the hashes [SHA256], [SHA512], [BLAKE2s] and
+// [BLAKE2b], with protocol names such as
+// "Noise_pqXX_MLKEM768_ChaChaPoly_SHA256" ([Protocol], [ParseProtocol]).
+// Everything that is not specific to KEMs is the Noise Protocol
+// Framework, revision 34: the prologue, the 65,535-byte limit on every
+// message ([MaxMessageSize]), Split, rekeying.
+//
+// There are two layers. [Conn] is shaped like crypto/tls: [Dial] and
+// [Listen] (or [Client] and [Server] over any net.Conn), a handshake on
+// first use or by [Conn.Handshake], then Read and Write, each Noise
+// message framed with a 2-byte big-endian length:
+//
+//	scheme, _ := kem.ByName("ML-KEM-768")
+//	protocol := noise.Protocol{Pattern: noise.PQNK, KEM: scheme, Cipher: noise.ChaChaPoly, Hash: noise.SHA256}
+//	l, err := noise.Listen("tcp", ":9443", &noise.Config{Protocol: protocol, StaticKey: serverKey})
+//	...
+//	c, err := noise.Dial("tcp", "server:9443", &noise.Config{Protocol: protocol, PeerStaticKey: serverPublicKey})
+//
+// (see the runnable example below). [HandshakeState] runs a handshake
+// message by message, for applications that carry Noise over a transport
+// of their own, and [CipherState] encrypts the transport messages.
+//
+// # Patterns
+//
+// In every pattern only the initiator (the client) has an ephemeral key
+// pair; the responder answers it with an encapsulation (ekem), and a
+// static key is authenticated by an encapsulation to it (skem). The first
+// letter of a pattern says how the responder learns the initiator's
+// static key (N: there is none, K: known beforehand, X: sent in the
+// handshake, I: sent in the first message), the second how the initiator
+// learns the responder's. pqNK is the usual choice for a client that
+// knows its server's key, like a pinned certificate; pqIK or pqKK
+// authenticate both sides. [Pattern.NeedsStaticKey] and
+// [Pattern.NeedsRemoteStaticKey] say which keys a party must have.
+//
+// # KEMs
+//
+// Every scheme of package kem has a Noise name ([KEMName]): ML-KEM as
+// nyquist and Clatter write it, X-Wing as katzenpost/hpqc does, and the
+// others by their kem names (which have no underscore). Only the ML-KEM
+// names are shared with other Noise implementations; for the other schemes
+// both sides must be this package, or agree on the scheme's encoding.
+// Every scheme fits every pattern with an empty payload; the largest
+// message (bytes, with an empty payload) leaves the rest of 65,535 bytes
+// for its payload:
+//
+//	| kem name             | Noise name           |  pk   |  ct   | largest message      |
+//	|----------------------|----------------------|-------|-------|----------------------|
+//	| ML-KEM-512           | MLKEM512             |   800 |   768 |  2400 (pqIK, 0)      |
+//	| ML-KEM-768           | MLKEM768             |  1184 |  1088 |  3488 (pqIK, 0)      |
+//	| ML-KEM-1024          | MLKEM1024            |  1568 |  1568 |  4752 (pqKX/pqIX, 1) |
+//	| X-Wing               | XWING                |  1216 |  1120 |  3584 (pqIK, 0)      |
+//	| MLKEM768-P256        | MLKEM768-P256        |  1249 |  1153 |  3683 (pqIK, 0)      |
+//	| MLKEM1024-P384       | MLKEM1024-P384       |  1665 |  1665 |  5043 (pqKX/pqIX, 1) |
+//	| X25519MLKEM768       | X25519MLKEM768       |  1216 |  1120 |  3584 (pqIK, 0)      |
+//	| SecP256r1MLKEM768    | SecP256r1MLKEM768    |  1249 |  1153 |  3683 (pqIK, 0)      |
+//	| SecP384r1MLKEM1024   | SecP384r1MLKEM1024   |  1665 |  1665 |  5043 (pqKX/pqIX, 1) |
+//	| FrodoKEM-640-AES     | FrodoKEM-640-AES     |  9616 |  9752 | 29168 (pqKX/pqIX, 1) |
+//	| FrodoKEM-640-SHAKE   | FrodoKEM-640-SHAKE   |  9616 |  9752 | 29168 (pqKX/pqIX, 1) |
+//	| FrodoKEM-976-AES     | FrodoKEM-976-AES     | 15632 | 15792 | 47264 (pqKX/pqIX, 1) |
+//	| FrodoKEM-976-SHAKE   | FrodoKEM-976-SHAKE   | 15632 | 15792 | 47264 (pqKX/pqIX, 1) |
+//	| FrodoKEM-1344-AES    | FrodoKEM-1344-AES    | 21520 | 21696 | 64960 (pqKX/pqIX, 1) |
+//	| FrodoKEM-1344-SHAKE  | FrodoKEM-1344-SHAKE  | 21520 | 21696 | 64960 (pqKX/pqIX, 1) |
+//	| eFrodoKEM-640-AES    | eFrodoKEM-640-AES    |  9616 |  9720 |  9736 (pqNN only)    |
+//	| eFrodoKEM-640-SHAKE  | eFrodoKEM-640-SHAKE  |  9616 |  9720 |  9736 (pqNN only)    |
+//	| eFrodoKEM-976-AES    | eFrodoKEM-976-AES    | 15632 | 15744 | 15760 (pqNN only)    |
+//	| eFrodoKEM-976-SHAKE  | eFrodoKEM-976-SHAKE  | 15632 | 15744 | 15760 (pqNN only)    |
+//	| eFrodoKEM-1344-AES   | eFrodoKEM-1344-AES   | 21520 | 21632 | 21648 (pqNN only)    |
+//	| eFrodoKEM-1344-SHAKE | eFrodoKEM-1344-SHAKE | 21520 | 21632 | 21648 (pqNN only)    |
+//
+// So FrodoKEM-1344 in pqKX or pqIX leaves 575 bytes for the second
+// message's payload, and in pqIK 767 for the first's; [Protocol.MessageSizes]
+// gives every size, and a payload that does not fit is refused with
+// [ErrMessageTooLarge]. [Conn] sends empty handshake payloads. A scheme
+// whose messages cannot fit (none of package kem's) is refused by
+// [NewHandshakeState].
+//
+// A KEM whose keys are not safe as long-term keys ([kem.EphemeralOnly]:
+// the eFrodoKEM sets, which allow fewer than 2^8 ciphertexts per key, and
+// any passively secure scheme registered from elsewhere) is refused in
+// every pattern with a static key, so it runs only pqNN (the largest
+// eFrodoKEM message there is the responder's ekem ciphertext and tag).
+//
+// # Security notes
+//
+// A payload is encrypted only once the handshake has a key: the first
+// message of pqNN, pqNX, pqXN, pqXX, pqKN, pqKX, pqIN and pqIX is sent in
+// clear (with, in pqIN and pqIX, the initiator's static key), and no
+// payload before the end of the handshake is authenticated to a peer
+// whose static key has not been checked. [Conn] checks peer keys with
+// [Config.PeerStaticKey] and [Config.VerifyPeerStaticKey] as soon as it
+// receives them.
+//
+// Noise has no closing message, so a [Conn]'s io.EOF at a message
+// boundary is not authenticated; an application that must detect
+// truncation says where its data ends. A [Conn]'s handshake is bounded by
+// [Config.HandshakeTimeout] (ten seconds by default); after it, Read and
+// Write are bounded by the deadlines the application sets, as with
+// net.Conn and crypto/tls. A connection holds at most one 65,537-byte
+// frame of its peer's input.
+//
+// Secrets are never logged or put in error strings. Shared secrets, the
+// chaining key and the handshake's keys are wiped when they are no longer
+// needed; the AEAD states of the standard library and x/crypto, and the
+// keys of package kem, cannot be wiped, and are left to the garbage
+// collector.
+//
+// Deterministic handshakes, for known-answer tests, are available only
+// from package [github.com/pqkem/pqkem/noise/noisetest].
+package noise
