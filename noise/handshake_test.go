@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -510,4 +512,51 @@ func flip(b []byte, i int) []byte {
 	b = bytes.Clone(b)
 	b[i] ^= 1
 	return b
+}
+
+// TestDocTable checks the table of KEMs in the package documentation
+// against the registry and MessageSizes.
+func TestDocTable(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		f := strings.Split(strings.TrimPrefix(line, "//\t"), "|")
+		if len(f) != 7 || strings.HasPrefix(strings.TrimSpace(f[1]), "-") {
+			continue
+		}
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		rows[f[1]] = f[2:6]
+	}
+	for _, s := range kem.All() {
+		row, ok := rows[s.Name()]
+		if !ok {
+			t.Errorf("%s is not in the table", s.Name())
+			continue
+		}
+		name, _ := noise.KEMName(s)
+		largest, where := 0, ""
+		for _, pat := range noise.Patterns() {
+			if kem.EphemeralOnly(s) && pat != noise.PQNN {
+				continue
+			}
+			for i, n := range (noise.Protocol{Pattern: pat, KEM: s}).MessageSizes() {
+				if n > largest {
+					largest, where = n, fmt.Sprintf("%v, %d", pat, i)
+				}
+			}
+		}
+		want := []string{name, fmt.Sprint(s.EncapsulationKeySize()), fmt.Sprint(s.CiphertextSize())}
+		if !slices.Equal(row[:3], want) || !strings.HasPrefix(row[3], fmt.Sprintf("%d (", largest)) ||
+			(!kem.EphemeralOnly(s) && !strings.Contains(row[3], strings.Split(where, ",")[0])) {
+			t.Errorf("%s: the table says %v, want %v and %d (%s)", s.Name(), row, want, largest, where)
+		}
+	}
+	if len(rows) != len(kem.All())+1 { // the heading
+		t.Errorf("the table has %d rows, want %d", len(rows)-1, len(kem.All()))
+	}
 }
