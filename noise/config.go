@@ -88,11 +88,32 @@ func (c *Config) check(client bool) error {
 	if c == nil {
 		return errors.New("noise: nil Config")
 	}
-	_, err := NewHandshakeState(c.handshakeConfig(client))
-	if err == nil && c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != c.Protocol.KEM.Name() {
-		err = fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", c.Protocol, c.PeerStaticKey.Scheme().Name(), c.Protocol.KEM.Name())
+	if _, err := NewHandshakeState(c.handshakeConfig(client)); err != nil {
+		return err
 	}
-	return err
+	return c.checkPeer(client)
+}
+
+// checkPeer checks what the Config says about the peer's static key
+// against the pattern; NewHandshakeState checks the rest.
+func (c *Config) checkPeer(client bool) error {
+	p := c.Protocol
+	peerHasKey := p.Pattern.NeedsRemoteStaticKey(client) || p.Pattern.ReceivesStaticKey(client)
+	switch {
+	case !peerHasKey && (c.PeerStaticKey != nil || c.VerifyPeerStaticKey != nil):
+		return fmt.Errorf("noise: %v: the %s has no static key in %v, but the Config has a PeerStaticKey or VerifyPeerStaticKey for it (a pattern such as pqIK or pqXX authenticates both sides)",
+			p, sideName(!client), p.Pattern)
+	case c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != p.KEM.Name():
+		return fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", p, c.PeerStaticKey.Scheme().Name(), p.KEM.Name())
+	}
+	return nil
+}
+
+func sideName(client bool) string {
+	if client {
+		return "client"
+	}
+	return "server"
 }
 
 // verifyPeer checks a static key the peer sent.

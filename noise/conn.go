@@ -168,12 +168,8 @@ func (c *Conn) handshake(ctx context.Context) error {
 	return err
 }
 
-func (c *Conn) side(peer bool) string {
-	if c.isClient != peer {
-		return "client"
-	}
-	return "server"
-}
+// side names this side, or with peer true the other.
+func (c *Conn) side(peer bool) string { return sideName(c.isClient != peer) }
 
 // runHandshake exchanges the handshake messages, with empty payloads.
 func (c *Conn) runHandshake() error {
@@ -183,6 +179,9 @@ func (c *Conn) runHandshake() error {
 	defer c.out.Unlock()
 	hs, err := NewHandshakeState(c.config.handshakeConfig(c.isClient))
 	if err != nil {
+		return err
+	}
+	if err := c.config.checkPeer(c.isClient); err != nil {
 		return err
 	}
 	c.in.frames.r = c.conn

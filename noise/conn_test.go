@@ -532,6 +532,10 @@ func TestConnConfigErrors(t *testing.T) {
 	if _, err := noise.Dial("tcp", "127.0.0.1:1", &noise.Config{Protocol: p}); err == nil || !strings.Contains(err.Error(), "needs a remote static key") {
 		t.Errorf("Dial without the server's key: %v", err)
 	}
+	_, sr := keysOf(t, p.KEM)
+	if _, err := noise.Listen("tcp", "127.0.0.1:0", &noise.Config{Protocol: p, StaticKey: sr, VerifyPeerStaticKey: noise.AllowPeers()}); err == nil || !strings.Contains(err.Error(), "the client has no static key in pqNK") {
+		t.Errorf("Listen with a client list in pqNK: %v", err)
+	}
 	if _, err := noise.Dial("tcp", "127.0.0.1:1", nil); err == nil || !strings.HasPrefix(err.Error(), "noise: ") {
 		t.Errorf("Dial with a nil Config: %v", err)
 	}

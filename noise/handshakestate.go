@@ -47,7 +47,8 @@ type HandshakeState struct {
 	s         kem.DecapsulationKey
 	e         kem.DecapsulationKey
 	rs, re    kem.EncapsulationKey
-	msg       int // index of the next message
+	sizes     []int // the messages' sizes with empty payloads
+	msg       int   // index of the next message
 	err       error
 	split     bool
 
@@ -98,6 +99,7 @@ func NewHandshakeState(cfg *HandshakeConfig) (*HandshakeState, error) {
 		initiator:   cfg.Initiator,
 		s:           cfg.StaticKey,
 		rs:          cfg.RemoteStaticKey,
+		sizes:       p.MessageSizes(),
 		generateKey: generateKey,
 		encapsulate: encapsulate,
 	}
@@ -215,7 +217,7 @@ func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
 	if err := hs.turn(true); err != nil {
 		return out, err
 	}
-	size := hs.protocol.MessageSizes()[hs.msg] + len(payload)
+	size := hs.sizes[hs.msg] + len(payload)
 	if size > MaxMessageSize {
 		return out, fmt.Errorf("%w: handshake message %d of %v would be %d bytes with a %d-byte payload, over the %d-byte limit (at most %d bytes of payload)",
 			ErrMessageTooLarge, hs.msg, hs.protocol, size, len(payload), MaxMessageSize, MaxMessageSize-(size-len(payload)))
@@ -289,7 +291,7 @@ func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
 	if len(message) > MaxMessageSize {
 		return out, hs.fail(fmt.Errorf("%w: handshake message %d is %d bytes, over the %d-byte limit", ErrMessageTooLarge, i, len(message), MaxMessageSize))
 	}
-	if want := hs.protocol.MessageSizes()[i]; len(message) < want {
+	if want := hs.sizes[i]; len(message) < want {
 		return out, hs.fail(fmt.Errorf("noise: handshake message %d of %v is %d bytes, want at least %d", i, hs.protocol, len(message), want))
 	}
 	rest, err := hs.readTokens(message)

@@ -1,0 +1,61 @@
+package noise_test
+
+import (
+	"io"
+	"testing"
+
+	"github.com/pqkem/pqkem/noise"
+)
+
+// BenchmarkHandshake runs pqNK handshakes in memory, both sides.
+func BenchmarkHandshake(b *testing.B) {
+	for _, name := range []string{"ML-KEM-768", "X25519MLKEM768", "FrodoKEM-640-AES"} {
+		p := protocol(b, noise.PQNK, name)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				init, resp := newPair(b, p)
+				if err := handshake(init, resp, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkConnWrite measures one direction of a Conn over TCP loopback.
+func BenchmarkConnWrite(b *testing.B) {
+	for _, c := range []noise.Cipher{noise.ChaChaPoly, noise.AESGCM} {
+		p := protocol(b, noise.PQNK, "ML-KEM-768")
+		p.Cipher = c
+		b.Run(c.String(), func(b *testing.B) { benchmarkConnWrite(b, p) })
+	}
+}
+
+func benchmarkConnWrite(b *testing.B, p noise.Protocol) {
+	ccfg, scfg := connConfigs(b, p)
+	l, err := noise.Listen("tcp", "127.0.0.1:0", scfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.Copy(io.Discard, c)
+	}()
+	c, err := noise.Dial("tcp", l.Addr().String(), ccfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	buf := make([]byte, 1<<20)
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		if _, err := c.Write(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
