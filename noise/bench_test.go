@@ -2,6 +2,7 @@ package noise_test
 
 import (
 	"io"
+	"net"
 	"testing"
 
 	"github.com/pqkem/pqkem/noise"
@@ -37,15 +38,8 @@ func benchmarkConnWrite(b *testing.B, p noise.Protocol) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer l.Close()
-	go func() {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		io.Copy(io.Discard, c)
-	}()
+	done := serveConns(l, func(c net.Conn) { io.Copy(io.Discard, c) })
+	defer func() { l.Close(); <-done }()
 	c, err := noise.Dial("tcp", l.Addr().String(), ccfg)
 	if err != nil {
 		b.Fatal(err)

@@ -64,9 +64,10 @@ func protocol(t testing.TB, pat noise.Pattern, scheme string) noise.Protocol {
 	return noise.Protocol{Pattern: pat, KEM: s, Cipher: noise.ChaChaPoly, Hash: noise.BLAKE2s}
 }
 
-// echoServer accepts connections on l and echoes what it reads, until l
-// is closed; done is closed when every goroutine has returned.
-func echoServer(t *testing.T, l net.Listener) (done chan struct{}) {
+// serveConns accepts connections on l and runs handle on each in turn,
+// closing it after, until l is closed; done is closed when the goroutine
+// has returned.
+func serveConns(l net.Listener, handle func(net.Conn)) (done chan struct{}) {
 	done = make(chan struct{})
 	go func() {
 		defer close(done)
@@ -75,15 +76,20 @@ func echoServer(t *testing.T, l net.Listener) (done chan struct{}) {
 			if err != nil {
 				return
 			}
-			func() {
-				defer c.Close()
-				if _, err := io.Copy(c, c); err != nil {
-					t.Errorf("echo: %v", err)
-				}
-			}()
+			handle(c)
+			c.Close()
 		}
 	}()
 	return done
+}
+
+// echo copies what c reads back to it.
+func echo(t testing.TB) func(net.Conn) {
+	return func(c net.Conn) {
+		if _, err := io.Copy(c, c); err != nil {
+			t.Errorf("echo: %v", err)
+		}
+	}
 }
 
 // TestConnPatterns runs every pattern over TCP loopback with Listen and
@@ -154,7 +160,7 @@ func TestConnLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := echoServer(t, l)
+	done := serveConns(l, echo(t))
 	defer func() { l.Close(); <-done }()
 	c, err := noise.Dial("tcp", l.Addr().String(), ccfg)
 	if err != nil {
