@@ -97,12 +97,11 @@ func (cs *CipherState) decryptWithAd(out, ad, ciphertext []byte) ([]byte, error)
 	if cs.n == math.MaxUint64 {
 		return out, ErrNonceExhausted
 	}
-	if len(ciphertext) < tagSize {
-		return out, fmt.Errorf("%w: message %d is %d bytes, shorter than the %d-byte tag", ErrAuthentication, cs.n, len(ciphertext), tagSize)
-	}
+	// A message shorter than the tag, which handshake lengths and
+	// transport framing already exclude, fails like a wrong tag.
 	out, err := cs.aead.Open(out, cs.nonceFor(cs.n), ciphertext, ad)
 	if err != nil {
-		return out, fmt.Errorf("%w: message %d (altered, replayed, reordered, or from a peer with other keys)", ErrAuthentication, cs.n)
+		return out, ErrAuthentication
 	}
 	cs.n++
 	return out, nil
@@ -137,7 +136,11 @@ func (cs *CipherState) Decrypt(out, ad, message []byte) ([]byte, error) {
 	if !cs.hasKey() {
 		return out, errors.New("noise: Decrypt on a CipherState without a key")
 	}
-	return cs.decryptWithAd(out, ad, message)
+	out, err := cs.decryptWithAd(out, ad, message)
+	if err == ErrAuthentication {
+		err = fmt.Errorf("%w: transport message %d (altered, replayed, reordered or truncated, or from a peer with other keys)", ErrAuthentication, cs.n)
+	}
+	return out, err
 }
 
 // Rekey replaces the key with the first 32 bytes of its encryption of 32

@@ -48,7 +48,8 @@ type Config struct {
 	// VerifyPeerStaticKey, if not nil, is called with the static key the
 	// peer sends, as soon as the message that carries it has been read
 	// and authenticated, and before this side sends anything more; an
-	// error aborts the handshake. A server that accepts a set of client
+	// error aborts the handshake: ErrPeerKeyRefused itself to say that
+	// the key is not allowed, or any error that says why. A server that accepts a set of client
 	// keys (in pqXN, pqXK, pqXX, pqIN, pqIK or pqIX) sets it, for example
 	// to [AllowPeers]. It is not called for a PeerStaticKey known
 	// beforehand.
@@ -116,25 +117,29 @@ func sideName(client bool) string {
 	return "server"
 }
 
-// verifyPeer checks a static key the peer sent.
-func (c *Config) verifyPeer(peer kem.EncapsulationKey) error {
+// verifyPeer checks a static key the peer (named by side) sent.
+func (c *Config) verifyPeer(peer kem.EncapsulationKey, side string) error {
 	if c.PeerStaticKey != nil && !bytes.Equal(peer.Bytes(), c.PeerStaticKey.Bytes()) {
-		return fmt.Errorf("%w: it is not Config.PeerStaticKey", ErrPeerKeyRefused)
+		return fmt.Errorf("%w: the %s's key is not Config.PeerStaticKey", ErrPeerKeyRefused, side)
 	}
-	if c.VerifyPeerStaticKey != nil {
-		if err := c.VerifyPeerStaticKey(peer); err != nil {
-			if errors.Is(err, ErrPeerKeyRefused) {
-				return err
-			}
-			return fmt.Errorf("%w: %w", ErrPeerKeyRefused, err)
-		}
+	if c.VerifyPeerStaticKey == nil {
+		return nil
 	}
-	return nil
+	switch err := c.VerifyPeerStaticKey(peer); {
+	case err == nil:
+		return nil
+	case err == ErrPeerKeyRefused:
+		return fmt.Errorf("%w: the %s's key is not one of the allowed keys", ErrPeerKeyRefused, side)
+	case errors.Is(err, ErrPeerKeyRefused):
+		return err
+	default:
+		return fmt.Errorf("%w: the %s's key: %w", ErrPeerKeyRefused, side, err)
+	}
 }
 
 // AllowPeers returns a [Config.VerifyPeerStaticKey] function that accepts
 // exactly the given keys (compared by their schemes and encodings) and
-// refuses every other key with an error wrapping [ErrPeerKeyRefused].
+// refuses every other key with [ErrPeerKeyRefused].
 func AllowPeers(keys ...kem.EncapsulationKey) func(kem.EncapsulationKey) error {
 	allowed := make(map[string]bool, len(keys))
 	for _, k := range keys {
@@ -142,7 +147,7 @@ func AllowPeers(keys ...kem.EncapsulationKey) func(kem.EncapsulationKey) error {
 	}
 	return func(peer kem.EncapsulationKey) error {
 		if !allowed[peer.Scheme().Name()+"\x00"+string(peer.Bytes())] {
-			return fmt.Errorf("%w: not one of the allowed keys", ErrPeerKeyRefused)
+			return ErrPeerKeyRefused
 		}
 		return nil
 	}

@@ -223,8 +223,8 @@ func (c *Conn) runHandshake() error {
 			return err
 		}
 		if rs := hs.PeerStaticKey(); !had && rs != nil {
-			if err := c.config.verifyPeer(rs); err != nil {
-				return fmt.Errorf("noise: the %s's static key: %w", c.side(true), err)
+			if err := c.config.verifyPeer(rs, c.side(true)); err != nil {
+				return err
 			}
 		}
 	}

@@ -246,7 +246,7 @@ func TestConnRefusedPeer(t *testing.T) {
 		a, b := pipe(t)
 		serr := serve(func() error { defer b.Close(); return noise.Server(b, scfg).Handshake() })
 		cerr := noise.Client(a, ccfg).Handshake()
-		if err := <-serr; !errors.Is(err, noise.ErrPeerKeyRefused) || !strings.Contains(err.Error(), "not one of the allowed keys") {
+		if err := <-serr; !errors.Is(err, noise.ErrPeerKeyRefused) || !strings.Contains(err.Error(), "the client's key is not one of the allowed keys") {
 			t.Errorf("%v: server: %v", p, err)
 		}
 		if cerr == nil {

@@ -296,10 +296,16 @@ func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
 	}
 	rest, err := hs.readTokens(message)
 	if err == nil {
-		out, err = hs.ss.decryptAndHash(out, rest)
+		if out, err = hs.ss.decryptAndHash(out, rest); err != nil {
+			err = partError("its payload", err)
+		}
 	}
 	if err != nil {
-		return out, hs.fail(fmt.Errorf("noise: reading handshake message %d from the %s: %w", i, hs.sender(i), err))
+		if ae := (*authError)(nil); errors.As(err, &ae) {
+			return out, hs.fail(fmt.Errorf("%w: handshake message %d from the %s, %s (a wrong static key, another prologue, or an altered message)",
+				ErrAuthentication, i, hs.sender(i), ae.part))
+		}
+		return out, hs.fail(fmt.Errorf("noise: handshake message %d from the %s: %w", i, hs.sender(i), err))
 	}
 	hs.msg++
 	return out, nil
@@ -322,16 +328,16 @@ func (hs *HandshakeState) readTokens(msg []byte) ([]byte, error) {
 		case tokenE:
 			b := take(pkLen)
 			if hs.re, err = k.NewEncapsulationKey(b); err != nil {
-				return nil, fmt.Errorf("the ephemeral key: %w", err)
+				return nil, fmt.Errorf("its ephemeral key: %w", err)
 			}
 			hs.ss.mixHash(b)
 		case tokenS:
 			var pk []byte
 			if pk, err = hs.ss.decryptAndHash(nil, take(pkLen+tagIf(hs.ss.cs.hasKey()))); err != nil {
-				return nil, fmt.Errorf("the static key: %w", err)
+				return nil, partError("its static key", err)
 			}
 			if hs.rs, err = k.NewEncapsulationKey(pk); err != nil {
-				return nil, fmt.Errorf("the static key: %w", err)
+				return nil, fmt.Errorf("its static key: %w", err)
 			}
 		case tokenEKEM:
 			ct := take(ctLen)
@@ -342,7 +348,7 @@ func (hs *HandshakeState) readTokens(msg []byte) ([]byte, error) {
 		case tokenSKEM:
 			var ct []byte
 			if ct, err = hs.ss.decryptAndHash(nil, take(ctLen+tagIf(hs.ss.cs.hasKey()))); err != nil {
-				return nil, fmt.Errorf("the static encapsulation: %w", err)
+				return nil, partError("its encapsulation to the static key", err)
 			}
 			if err = hs.decapsulate(hs.s, ct, hs.ss.mixKeyAndHash); err != nil {
 				return nil, err
@@ -391,4 +397,18 @@ func (hs *HandshakeState) Split() (send, receive *CipherState, err error) {
 		return c1, c2, nil
 	}
 	return c2, c1, nil
+}
+
+// authError is a failed decryption of one part of a handshake message.
+type authError struct{ part string }
+
+func (e *authError) Error() string { return ErrAuthentication.Error() + ": " + e.part }
+func (e *authError) Unwrap() error { return ErrAuthentication }
+
+// partError names the part of a message whose decryption failed with err.
+func partError(part string, err error) error {
+	if err == ErrAuthentication {
+		return &authError{part}
+	}
+	return err
 }
