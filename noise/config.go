@@ -118,6 +118,7 @@ func sideName(client bool) string {
 }
 
 // verifyPeer checks a static key the peer (named by side) sent.
+// Public keys are public: comparing them in variable time is fine.
 func (c *Config) verifyPeer(peer kem.EncapsulationKey, side string) error {
 	if c.PeerStaticKey != nil && !bytes.Equal(peer.Bytes(), c.PeerStaticKey.Bytes()) {
 		return fmt.Errorf("%w: the %s's key is not Config.PeerStaticKey", ErrPeerKeyRefused, side)
@@ -141,6 +142,7 @@ func (c *Config) verifyPeer(peer kem.EncapsulationKey, side string) error {
 // exactly the given keys (compared by their schemes and encodings) and
 // refuses every other key with [ErrPeerKeyRefused].
 func AllowPeers(keys ...kem.EncapsulationKey) func(kem.EncapsulationKey) error {
+	// A map of public keys: the variable-time lookup handles public data.
 	allowed := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		allowed[k.Scheme().Name()+"\x00"+string(k.Bytes())] = true

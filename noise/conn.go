@@ -18,7 +18,9 @@ import (
 // when [Conn.Handshake] is called, and every message is framed with a
 // 2-byte big-endian length. A Write is sent as transport messages of at
 // most [MaxPlaintextSize] bytes each; a Read returns the plaintext of
-// the messages in order.
+// the messages in order. Handshake messages carry empty payloads, so each
+// has the size [Protocol.MessageSizes] gives, and a frame of another size
+// ends the handshake before its body is read.
 //
 // Noise has no closing message: a Read returns io.EOF when the peer
 // closes its side at a message boundary, which an attacker on the path
