@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pqkem/pqkem/kem"
+	"github.com/pqkem/pqkem/keyfile"
 	"github.com/pqkem/pqkem/noise"
 )
 
@@ -544,5 +545,44 @@ func TestConnConfigErrors(t *testing.T) {
 	}
 	if _, err := noise.Dial("tcp", "127.0.0.1:1", nil); err == nil || !strings.HasPrefix(err.Error(), "noise: ") {
 		t.Errorf("Dial with a nil Config: %v", err)
+	}
+}
+
+// TestConnKeyFiles runs pqIK with static keys that went through package
+// keyfile's PEM encodings, as a command reads them.
+func TestConnKeyFiles(t *testing.T) {
+	checkLeaks(t)
+	p := protocol(t, noise.PQIK, "X25519MLKEM768")
+	reread := func(dk kem.DecapsulationKey) (kem.DecapsulationKey, kem.EncapsulationKey) {
+		priv, err := keyfile.EncodePrivateKey(dk, keyfile.PEM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, err := keyfile.EncodePublicKey(dk.EncapsulationKey(), keyfile.PEM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := keyfile.DecodePrivateKey(priv, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := keyfile.DecodePublicKey(pub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k.Key, e.Key
+	}
+	si, sr := keysOf(t, p.KEM)
+	clientKey, clientPub := reread(si)
+	serverKey, serverPub := reread(sr)
+	ccfg := &noise.Config{Protocol: p, StaticKey: clientKey, PeerStaticKey: serverPub}
+	scfg := &noise.Config{Protocol: p, StaticKey: serverKey, VerifyPeerStaticKey: noise.AllowPeers(clientPub)}
+	a, b := pipe(t)
+	serr := serve(func() error { return noise.Server(b, scfg).Handshake() })
+	if err := noise.Client(a, ccfg).Handshake(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-serr; err != nil {
+		t.Fatal(err)
 	}
 }
