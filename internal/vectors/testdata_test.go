@@ -19,6 +19,8 @@ var licenceFiles = []string{
 	"mlkem/cctv/UPSTREAM-README.md",
 	"frodo/LICENSE-MIT.txt",
 	"hpke/LICENSE",
+	"pqnoise/clatter/LICENSE-clatter.txt",
+	"pqnoise/clatter/LICENSE-go-clatter.txt",
 }
 
 // upstreamGzip are the directories of files that upstream publishes
