@@ -15,6 +15,11 @@
 // elsewhere (another module, a test) join with [Register], from an init
 // function.
 //
+// Not every scheme is safe as a long-term key: [EphemeralOnly] says which
+// are not (the eFrodoKEM sets, meant for fewer than 2^8 ciphertexts per
+// key), and protocols such as package [github.com/pqkem/pqkem/noise]
+// refuse them as static keys.
+//
 // Known-answer tests of any scheme of this module use derandomized
 // encapsulation through package [github.com/pqkem/pqkem/kem/kemtest]; no
 // key of this package has it in its method set.
