@@ -18,7 +18,7 @@ func CCS2016Alice0(s *frodo.KeyExchangeSet, random []byte) (msg []byte, state *f
 }
 
 // CCS2016Bob is [frodo.KeyExchangeSet.Bob] with random (96 bytes: the
-// sampler keys of S', E' and E'') as the randomness.
+// sampler keys of S', E' and E”) as the randomness.
 func CCS2016Bob(s *frodo.KeyExchangeSet, aliceMsg, random []byte) (msg, key []byte, err error) {
 	f, err := derand.Lookup[func(*frodo.KeyExchangeSet, []byte, []byte) ([]byte, []byte, error)]("frodo.CCS2016Bob")
 	if err != nil {
