@@ -47,6 +47,8 @@ func encapsulateDerand(ek EncapsulationKey, random []byte) (sharedKey, ciphertex
 	case *frodoEncapsulationKey:
 		sharedKey, ciphertext = frodoEncapsulate(k.ek, random)
 		return sharedKey, ciphertext, nil
+	case *dhkemEncapsulationKey:
+		return dhkemEncapsulateDerand(k, random)
 	}
 	return nil, nil, errors.ErrUnsupported
 }

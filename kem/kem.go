@@ -9,7 +9,8 @@
 //
 // The schemes of this module are registered by package kem itself: a file
 // per family (mlkem.go for ML-KEM-512, ML-KEM-768 and ML-KEM-1024,
-// mlkem_hybrid.go, frodo.go) adapts the scheme's own package, which never
+// mlkem_hybrid.go, frodo.go, dhkem.go for the classical DHKEM(X25519))
+// adapts the scheme's own package (or the standard library), which never
 // imports kem, so there is no import cycle and every scheme is there
 // whenever kem is linked in. Schemes from
 // elsewhere (another module, a test) join with [Register], from an init
@@ -101,11 +102,12 @@ type Specifier interface {
 
 // The schemes of this module register in one init function, in the order
 // kem.All promises: ML-KEM-512, ML-KEM-768 and ML-KEM-1024 first, then
-// the hybrids, then FrodoKEM.
+// the hybrids, then FrodoKEM, then the classical DHKEM(X25519).
 func init() {
 	registerMLKEM()
 	registerHybrids()
 	registerFrodo()
+	registerDHKEM()
 }
 
 var registry struct {
