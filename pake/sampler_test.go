@@ -288,7 +288,7 @@ func TestC1BigModel(t *testing.T) {
 			case 2:
 				for j := range n {
 					for w := range 6 {
-						binary.LittleEndian.PutUint32(b[24*j+4*w:], uint32(j*w*0x9e3779b9)|uint32(j&1)<<31)
+						binary.LittleEndian.PutUint32(b[24*j+4*w:], uint32(j*w)*0x9e3779b9|uint32(j&1)<<31)
 					}
 				}
 			case 3, 4:

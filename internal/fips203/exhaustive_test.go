@@ -176,7 +176,7 @@ func fqmulModel(b, wr, wrq int16) int16 {
 // montConstModel is montConst of _asm/main.go: (w*R mod q centred, that
 // times q^-1 mod 2^16).
 func montConstModel(w int) (wr, wrq int16) {
-	r := (w << 16) % q
+	r := int32((int64(w) << 16) % q) // int64: w << 16 overflows a 32-bit int (w is up to 2^16)
 	if r > q/2 {
 		r -= q
 	}
