@@ -4,7 +4,9 @@
 // as cmd/go lists its commands. The frame parses the flags, prints the help
 // (`prog help`, `prog help cmd`, `prog cmd -h`), reports errors and turns
 // them into the exit status: [ExitOK], [ExitError] for an operational
-// error, [ExitUsage] for a usage error (see [Usagef]).
+// error, [ExitUsage] for a usage error (see [Usagef]). A command whose
+// standard output fails (a closed pipe, a full disk) fails too, with one
+// line saying so, whether or not it checked its writes.
 package cli
 
 import (
@@ -12,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 )
@@ -26,6 +29,44 @@ const (
 // Output is where a command writes.
 type Output struct {
 	Stdout, Stderr io.Writer
+}
+
+// StdoutFile returns the file standard output writes to, if it is one.
+func (o *Output) StdoutFile() (*os.File, bool) {
+	w := o.Stdout
+	if sw, ok := w.(*stickyWriter); ok {
+		w = sw.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
+}
+
+// stickyWriter is a command's standard output: it remembers the first
+// write error and fails every write after it, so that the frame reports
+// it even if the command did not look.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = fmt.Errorf("standard output: %w", unwrapPath(err))
+	}
+	return n, s.err
+}
+
+// unwrapPath returns the cause of a *fs.PathError ("write /dev/stdout:
+// broken pipe" is "broken pipe"), or err.
+func unwrapPath(err error) error {
+	if pe, ok := errors.AsType[*fs.PathError](err); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // A Runner is one run of a command.
@@ -60,8 +101,10 @@ type Program struct {
 }
 
 // Main runs the program with the process's arguments and exits with its
-// status.
+// status. A write to a closed pipe is an error of the command (see
+// [Program.Run]) rather than a silent death by SIGPIPE.
 func (p *Program) Main() {
+	notifySIGPIPE()
 	os.Exit(p.Run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -83,7 +126,7 @@ func (p *Program) Lookup(name string) *Command {
 // Run runs the program with args (without the program name) and returns
 // the exit status.
 func (p *Program) Run(args []string, stdout, stderr io.Writer) int {
-	out := &Output{stdout, stderr}
+	out := &Output{&stickyWriter{w: stdout}, stderr}
 	if len(args) == 0 {
 		p.printOverview(stderr)
 		return ExitUsage
@@ -117,17 +160,26 @@ func (p *Program) run(c *Command, out *Output, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			p.PrintHelp(out.Stdout, c)
-			return ExitOK
+			return p.exit(c, out, nil)
 		}
 		p.printUsageHint(out.Stderr, c)
 		return ExitUsage
 	}
 	err := r.Run(out, fs.Args())
-	switch {
-	case err == nil:
-		return ExitOK
-	case errors.Is(err, flag.ErrHelp):
+	if errors.Is(err, flag.ErrHelp) {
 		p.PrintHelp(out.Stdout, c)
+		err = nil
+	}
+	return p.exit(c, out, err)
+}
+
+// exit reports err, or the failure of standard output if the command
+// succeeded otherwise, and returns the exit status.
+func (p *Program) exit(c *Command, out *Output, err error) int {
+	if err == nil {
+		err = out.Stdout.(*stickyWriter).err
+	}
+	if err == nil {
 		return ExitOK
 	}
 	fmt.Fprintf(out.Stderr, "%s %s: %v\n", p.Name, c.Name, err)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -114,4 +116,30 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("All() = %d commands, want echo, quiet, help", len(cmds))
 	}
 	clitest.CheckHelp(t, testProgram)
+}
+
+// failingWriter fails every write as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+}
+
+// TestStdoutFailure checks that a command whose standard output fails
+// fails with one line saying so, though it did not check its writes, and
+// so does help.
+func TestStdoutFailure(t *testing.T) {
+	for _, args := range [][]string{{"echo", "a"}, {"echo", "-h"}, {"help"}, {"help", "echo"}} {
+		var stderr bytes.Buffer
+		code := testProgram.Run(args, failingWriter{}, &stderr)
+		want := "prog " + args[0] + ": standard output: " + syscall.EPIPE.Error() + "\n"
+		if code != cli.ExitError || stderr.String() != want {
+			t.Errorf("prog %q to a closed pipe: exit status %d, stderr %q; want %d and %q", args, code, stderr.String(), cli.ExitError, want)
+		}
+	}
+	// A command's own error comes first.
+	var stderr bytes.Buffer
+	if code := testProgram.Run([]string{"echo", "-fail", "a"}, failingWriter{}, &stderr); code != cli.ExitError || !strings.Contains(stderr.String(), "failing") {
+		t.Errorf("prog echo -fail: exit status %d, stderr %q", code, stderr.String())
+	}
 }
