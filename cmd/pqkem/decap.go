@@ -21,8 +21,8 @@ is not: ML-KEM then gives a pseudorandom key that the sender cannot know
 them, to find out.
 
 The shared key goes to standard output only if asked for with -secret -.
-The file is written atomically, and an existing file is replaced only
-with -force. At most one of -key and -in may be - (standard input).`,
+An existing file is replaced only with -force, and never an input. At
+most one of -key and -in may be - (standard input).` + outputHelp,
 	Example: `
 pqkem decap -key key.pem -in ct.bin -secret ss.bin
 pqkem decap -key key.pem -in ct.bin -secret - | xxd`,
@@ -40,7 +40,7 @@ func (c *decapCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.keyName, "key", "", "read the private key from `FILE`, or from standard input for -; required")
 	fs.StringVar(&c.ctName, "in", "", "read the ciphertext from `FILE`, or from standard input for -; required")
 	fs.StringVar(&c.secretName, "secret", "", "write the shared key to `FILE` (mode 0600), or to standard output for -; required")
-	fs.BoolVar(&c.force, "force", false, "overwrite -secret if it exists")
+	fs.BoolVar(&c.force, "force", false, "replace -secret if it is an existing regular file")
 	c.kf = addKeyFlags(fs, true)
 }
 
@@ -59,24 +59,29 @@ func (c *decapCmd) Run(out *cli.Output, args []string) error {
 	if _, err := c.kf.options(); err != nil {
 		return err
 	}
-	if err := checkOutputs(c.force, outFile{name: c.secretName}); err != nil {
+	outs := outputs{force: c.force, inputs: []string{c.keyName, c.ctName}}
+	if err := outs.check(out, outFile{name: c.secretName}); err != nil {
 		return err
 	}
 	priv, err := c.kf.readPrivateKey(c.keyName)
 	if err != nil {
 		return err
 	}
-	ciphertext, err := readInput(c.ctName)
+	s := priv.Key.Scheme()
+	want := s.CiphertextSize()
+	ciphertext, err := readUpTo(c.ctName, int64(want))
 	if err != nil {
 		return err
 	}
-	s := priv.Key.Scheme()
-	if want := s.CiphertextSize(); len(ciphertext) != want {
+	switch {
+	case len(ciphertext) > want:
+		return fmt.Errorf("%s: %s ciphertext is more than %d bytes, want %d", displayName(c.ctName), s.Name(), want, want)
+	case len(ciphertext) != want:
 		return fmt.Errorf("%s: %s ciphertext is %d bytes, want %d", displayName(c.ctName), s.Name(), len(ciphertext), want)
 	}
 	sharedKey, err := priv.Key.Decapsulate(ciphertext)
 	if err != nil {
 		return fmt.Errorf("%s: %s: %w", displayName(c.ctName), s.Name(), err)
 	}
-	return writeOutputs(out, c.force, outFile{c.secretName, sharedKey, modeSecret})
+	return outs.write(out, outFile{c.secretName, sharedKey, modeSecret})
 }

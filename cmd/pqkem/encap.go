@@ -19,10 +19,10 @@ fresh shared key to it. It writes the ciphertext, which goes to the
 holder of the private key, to -out, and the shared key, raw bytes, to
 -secret with mode 0600.
 
-Both outputs must be named; either may be - for standard output, but not
-both. The shared key goes to standard output only if asked for with
--secret -. Files are written atomically, both or neither, and an existing
-file is replaced only with -force.`,
+Both outputs must be named, and be two different files; either may be -
+for standard output, but not both. The shared key goes to standard output
+only if asked for with -secret -. The outputs are written both or
+neither, and an existing file is replaced only with -force.` + outputHelp,
 	Example: `
 pqkem encap -pub pub.pem -out ct.bin -secret ss.bin
 pqkem encap -pub pub.pem -out - -secret ss.bin | ssh host pqkem decap -key key.pem -in - -secret ss.bin`,
@@ -40,7 +40,7 @@ func (c *encapCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.pubName, "pub", "", "read the public key from `FILE`, or from standard input for -; required")
 	fs.StringVar(&c.ctName, "out", "", "write the ciphertext to `FILE`, or to standard output for -; required")
 	fs.StringVar(&c.secretName, "secret", "", "write the shared key to `FILE` (mode 0600), or to standard output for -; required")
-	fs.BoolVar(&c.force, "force", false, "overwrite the output files if they exist")
+	fs.BoolVar(&c.force, "force", false, "replace the outputs that are existing regular files")
 	c.kf = addKeyFlags(fs, false)
 }
 
@@ -56,7 +56,8 @@ func (c *encapCmd) Run(out *cli.Output, args []string) error {
 	if _, err := c.kf.options(); err != nil {
 		return err
 	}
-	if err := checkOutputs(c.force, outFile{name: c.ctName}, outFile{name: c.secretName}); err != nil {
+	outs := outputs{force: c.force, inputs: []string{c.pubName}}
+	if err := outs.check(out, outFile{name: c.ctName}, outFile{name: c.secretName}); err != nil {
 		return err
 	}
 	pub, err := c.kf.readPublicKey(c.pubName)
@@ -64,7 +65,7 @@ func (c *encapCmd) Run(out *cli.Output, args []string) error {
 		return err
 	}
 	sharedKey, ciphertext := pub.Key.Encapsulate()
-	return writeOutputs(out, c.force,
+	return outs.write(out,
 		outFile{c.ctName, ciphertext, modePublic},
 		outFile{c.secretName, sharedKey, modeSecret})
 }

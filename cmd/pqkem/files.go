@@ -1,15 +1,12 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
@@ -17,8 +14,8 @@ import (
 )
 
 // What the key file commands (keygen, pub, encap, decap, inspect) share:
-// reading inputs, writing outputs atomically, and the flags that say how
-// to read a key.
+// reading inputs, within a size limit, and the flags that say how to read
+// a key. Writing the outputs is in output.go.
 
 // stdin is where an input named "-" is read from.
 var stdin io.Reader = os.Stdin
@@ -29,27 +26,67 @@ const (
 	modePublic = 0o644 // public keys and ciphertexts
 )
 
-// readInput reads the file name, or standard input if name is "-".
-func readInput(name string) ([]byte, error) {
-	if name == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("standard input: %w", err)
-		}
-		return data, nil
-	}
-	fi, err := os.Stat(name)
+// The size limits of the inputs, a little above the largest valid input
+// of each kind. A larger input is refused with an error after reading at
+// most one byte more than the limit. A ciphertext's limit is its scheme's
+// ciphertext size.
+const (
+	// maxPrivateKeyFile is for private key files: the largest valid one is
+	// a FrodoKEM-1344 key in pqkem's PEM format, about 58 KB.
+	maxPrivateKeyFile = 64 << 10
+	// maxPublicKeyFile is for public key files and certificates: the
+	// largest public key, FrodoKEM-1344's, is about 29 KB in PEM, but a
+	// certificate for an ML-KEM-1024 key signed with SLH-DSA-SHAKE-256f
+	// (a 49,856-byte signature) is about 70 KB.
+	maxPublicKeyFile = 96 << 10
+	// maxKeyFile is for a file that may be either.
+	maxKeyFile = max(maxPrivateKeyFile, maxPublicKeyFile)
+)
+
+// readInput reads the file name, or standard input if name is "-", of at
+// most limit bytes; what names such inputs, for the error about a larger
+// one ("private key files").
+func readInput(name string, limit int64, what string) ([]byte, error) {
+	data, err := readUpTo(name, limit)
 	if err != nil {
-		return nil, pathError(name, err)
+		return nil, err
 	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, want a file", name)
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, pathError(name, err)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: more than %d bytes, the limit for %s", displayName(name), limit, what)
 	}
 	return data, nil
+}
+
+// readUpTo reads the file name, or standard input if name is "-", up to
+// limit+1 bytes: more than limit bytes says that the input is larger.
+func readUpTo(name string, limit int64) ([]byte, error) {
+	r, err := openInput(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", displayName(name), unwrapPath(err))
+	}
+	return data, nil
+}
+
+// openInput opens the file name for reading, or standard input if name is
+// "-"; a directory is an error.
+func openInput(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(stdin), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, pathError(name, err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory, want a file", name)
+	}
+	return f, nil
 }
 
 // pathError words err about the file name as "name: what".
@@ -59,192 +96,6 @@ func pathError(name string, err error) error {
 		return fmt.Errorf("%s: %w", name, pe.Err)
 	}
 	return err
-}
-
-// outFile is one output of a command: a file name ("-" for standard
-// output), its contents and its mode.
-type outFile struct {
-	name string
-	data []byte
-	mode fs.FileMode
-}
-
-// checkOutputs reports an error early, before any work, if an output file
-// exists and force is not set. writeOutputs checks again, atomically.
-func checkOutputs(force bool, files ...outFile) error {
-	stdout := 0
-	for i, f := range files {
-		if f.name == "" {
-			continue
-		}
-		for _, g := range files[:i] {
-			if f.name != "-" && filepath.Clean(g.name) == filepath.Clean(f.name) {
-				return cli.Usagef("two outputs go to the same file %s", f.name)
-			}
-		}
-		if f.name == "-" {
-			stdout++
-			continue
-		}
-		if force {
-			continue
-		}
-		if _, err := os.Lstat(f.name); err == nil {
-			return fmt.Errorf("%s already exists; use -force to overwrite it", f.name)
-		}
-	}
-	if stdout > 1 {
-		return cli.Usagef("only one output can go to standard output (-)")
-	}
-	return nil
-}
-
-// writeOutputs writes every file: each through a temporary file in the
-// same directory, synced, given its mode, then renamed into place (or
-// linked, without force, so that an existing file is never replaced).
-// Either all files are written or, on error, no new file is left behind
-// (one that -force already replaced keeps its new contents). Outputs
-// named "-" go to standard output, after the files.
-func writeOutputs(out *cli.Output, force bool, files ...outFile) error {
-	if err := checkOutputs(force, files...); err != nil {
-		return err
-	}
-	var temps []string
-	defer func() {
-		for _, t := range temps {
-			if t != "" {
-				os.Remove(t)
-			}
-		}
-	}()
-	for _, f := range files {
-		if f.name == "-" {
-			temps = append(temps, "")
-			continue
-		}
-		tmp, err := writeTemp(f)
-		if err != nil {
-			return err
-		}
-		temps = append(temps, tmp)
-	}
-	// created are the outputs this call made where no file was before:
-	// the ones a failure removes again. A file that -force replaced is
-	// left as written, since its old contents are gone.
-	var created []string
-	for i, f := range files {
-		if f.name == "-" {
-			continue
-		}
-		_, statErr := os.Lstat(f.name)
-		existed := statErr == nil
-		if err := commit(temps[i], f.name, force); err != nil {
-			for _, name := range created {
-				os.Remove(name)
-			}
-			return err
-		}
-		temps[i] = ""
-		if !existed {
-			created = append(created, f.name)
-		}
-		syncDir(filepath.Dir(f.name))
-	}
-	for _, f := range files {
-		if f.name == "-" {
-			if _, err := out.Stdout.Write(f.data); err != nil {
-				return fmt.Errorf("standard output: %w", err)
-			}
-		}
-	}
-	return nil
-}
-
-// writeTemp writes f's contents to a new temporary file next to f.name.
-func writeTemp(f outFile) (string, error) {
-	dir, base := filepath.Dir(f.name), filepath.Base(f.name)
-	if fi, err := os.Stat(dir); err != nil {
-		return "", pathError(dir, err)
-	} else if !fi.IsDir() {
-		return "", fmt.Errorf("%s: not a directory", dir)
-	}
-	t, err := createTemp(dir, "."+base+".tmp", f.mode)
-	if err != nil {
-		return "", pathError(f.name, err)
-	}
-	name := t.Name()
-	_, err = t.Write(f.data)
-	if err == nil {
-		err = t.Sync()
-	}
-	if cerr := t.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return "", fmt.Errorf("%s: %w", f.name, unwrapPath(err))
-	}
-	return name, nil
-}
-
-// createTemp creates a new file in dir whose name starts with prefix,
-// with mode perm (less the umask) from the start: a secret is never
-// readable by others, not even for a moment, and a public file gets the
-// permissions the user's umask allows.
-func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
-	for range 100 {
-		var r [6]byte
-		rand.Read(r[:])
-		f, err := os.OpenFile(filepath.Join(dir, prefix+hex.EncodeToString(r[:])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, err
-	}
-	return nil, fmt.Errorf("%s: cannot create a temporary file", dir)
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// commit moves the temporary file tmp to name. Without force, it links
-// rather than renames, which fails if name exists.
-func commit(tmp, name string, force bool) error {
-	if force {
-		if err := os.Rename(tmp, name); err != nil {
-			return fmt.Errorf("%s: %w", name, unwrapPath(err))
-		}
-		return nil
-	}
-	err := os.Link(tmp, name)
-	if err == nil {
-		os.Remove(tmp)
-		return nil
-	}
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s already exists; use -force to overwrite it", name)
-	}
-	// A file system without hard links: check, then rename.
-	if _, err := os.Lstat(name); err == nil {
-		return fmt.Errorf("%s already exists; use -force to overwrite it", name)
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		return fmt.Errorf("%s: %w", name, unwrapPath(err))
-	}
-	return nil
-}
-
-// syncDir makes a rename in dir durable, where the system allows it.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // keyFlags are the flags that say how to read a key.
@@ -289,23 +140,23 @@ func (k *keyFlags) options() (*keyfile.Options, error) {
 
 // readPrivateKey reads the private key in the file name.
 func (k *keyFlags) readPrivateKey(name string) (*keyfile.PrivateKey, error) {
-	return readKey(k, name, keyfile.DecodePrivateKey)
+	return readKey(k, name, maxPrivateKeyFile, "private key files", keyfile.DecodePrivateKey)
 }
 
 // readPublicKey reads the public key in the file name.
 func (k *keyFlags) readPublicKey(name string) (*keyfile.PublicKey, error) {
-	return readKey(k, name, keyfile.DecodePublicKey)
+	return readKey(k, name, maxPublicKeyFile, "public key files and certificates", keyfile.DecodePublicKey)
 }
 
-// readKey reads the file name and decodes it with decode and the options
-// of the flags.
-func readKey[K any](k *keyFlags, name string, decode func([]byte, *keyfile.Options) (K, error)) (K, error) {
+// readKey reads the file name, of at most limit bytes, and decodes it
+// with decode and the options of the flags.
+func readKey[K any](k *keyFlags, name string, limit int64, what string, decode func([]byte, *keyfile.Options) (K, error)) (K, error) {
 	var zero K
 	opts, err := k.options()
 	if err != nil {
 		return zero, err
 	}
-	data, err := readInput(name)
+	data, err := readInput(name, limit, what)
 	if err != nil {
 		return zero, err
 	}

@@ -53,7 +53,7 @@ func (c *inspectCmd) Run(out *cli.Output, args []string) error {
 		return err
 	}
 	name := args[0]
-	data, err := readInput(name)
+	data, err := readInput(name, maxKeyFile, "key files")
 	if err != nil {
 		return err
 	}

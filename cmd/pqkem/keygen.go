@@ -13,10 +13,9 @@ var cmdKeygen = &cli.Command{
 	Args:    "-alg NAME -out FILE [-format pem|der|raw] [-force]",
 	Doc: `
 Keygen generates a new private key of the scheme -alg names and writes it
-to -out, with mode 0600. The file is written atomically (a temporary file
-in the same directory, synced, then renamed), and an existing file is
-never replaced unless -force is given. The private key goes to standard
-output only if asked for with -out -.
+to -out, with mode 0600 (see Outputs below: an existing file is replaced
+only with -force). The private key goes to standard output only if asked
+for with -out -.
 
 PEM and DER are PKCS#8: for ML-KEM, RFC 9935's seed form (the 64-byte
 seed d || z, 86 bytes of DER), which OpenSSL 3.5 reads; for X-Wing, its
@@ -25,7 +24,7 @@ seed d || z, 86 bytes of DER), which OpenSSL 3.5 reads; for X-Wing, its
 "PQKEM PRIVATE KEY" block with a "Scheme: NAME" header, and have no DER
 form. Raw is the scheme's own encoding with no container.
 
-Use 'pqkem pub' to get the public key, 'pqkem inspect' to look at it.`,
+Use 'pqkem pub' to get the public key, 'pqkem inspect' to look at it.` + outputHelp,
 	Example: `
 pqkem keygen -alg ML-KEM-768 -out key.pem
 pqkem keygen -alg X25519MLKEM768 -out tls-key.pem
@@ -43,7 +42,7 @@ func (c *keygenCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.alg, "alg", "", "the scheme `NAME` (see 'pqkem list'); required")
 	fs.StringVar(&c.outName, "out", "", "write the private key to `FILE` (mode 0600), or to standard output for -; required")
 	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
-	fs.BoolVar(&c.force, "force", false, "overwrite -out if it exists")
+	fs.BoolVar(&c.force, "force", false, "replace -out if it is an existing regular file")
 }
 
 func (c *keygenCmd) Run(out *cli.Output, args []string) error {
@@ -64,7 +63,8 @@ func (c *keygenCmd) Run(out *cli.Output, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(c.force, outFile{name: c.outName}); err != nil {
+	outs := outputs{force: c.force}
+	if err := outs.check(out, outFile{name: c.outName}); err != nil {
 		return err
 	}
 	dk, err := s.GenerateKey()
@@ -75,5 +75,5 @@ func (c *keygenCmd) Run(out *cli.Output, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeOutputs(out, c.force, outFile{c.outName, data, modeSecret})
+	return outs.write(out, outFile{c.outName, data, modeSecret})
 }

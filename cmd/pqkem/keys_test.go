@@ -20,53 +20,70 @@ import (
 	"github.com/pqkem/pqkem/keyfile"
 )
 
-// The tests of keygen, pub, encap, decap and inspect run the built
-// command, as a user would: TestMain builds it into a temporary directory.
+// The tests of keygen, pub, encap, decap and inspect run the command as a
+// user would, in a process of its own with real standard input and output:
+// the test binary itself, which runs pqkem's main instead of the tests
+// when runMainEnv is set (so no go command is needed to build it).
 
-var pqkemBinary string
+const runMainEnv = "PQKEM_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "pqkem-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	if os.Getenv(runMainEnv) == "1" {
+		testMainHooks()
+		main()
+		panic("main returned")
 	}
-	pqkemBinary = filepath.Join(dir, "pqkem")
-	if runtime.GOOS == "windows" {
-		pqkemBinary += ".exe"
-	}
-	build := exec.Command("go", "build", "-o", pqkemBinary, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build of the command for the tests: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
-// result is what one run of the built command did.
+// command returns the command that runs pqkem with args in a process of
+// its own; it skips the test where no process can be started.
+func command(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" || runtime.GOOS == "ios" {
+		t.Skipf("%s cannot start processes: this test runs pqkem in one", runtime.GOOS)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("this test runs pqkem in a process of its own, but the test binary's path is unknown: %v", err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	return cmd
+}
+
+// result is what one run of the command did.
 type result struct {
 	args           []string
 	code           int
 	stdout, stderr string
 }
 
-// binary runs the built command in dir with stdin and args.
+// binary runs the command in a process of its own in dir with stdin and
+// args.
 func binary(t *testing.T, dir string, stdin []byte, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(pqkemBinary, args...)
+	cmd := command(t, args...)
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(stdin)
+	return run(t, cmd)
+}
+
+// run runs cmd, whose standard output and error are not set or are files,
+// and returns what it did.
+func run(t *testing.T, cmd *exec.Cmd) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if cmd.Stdout == nil {
+		cmd.Stdout = &stdout
+	}
+	cmd.Stderr = &stderr
 	err := cmd.Run()
-	r := result{args, 0, stdout.String(), stderr.String()}
+	r := result{cmd.Args[1:], 0, stdout.String(), stderr.String()}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("pqkem %s: %v", strings.Join(args, " "), err)
+		t.Fatalf("pqkem %s: %v", strings.Join(r.args, " "), err)
 	}
 	return r
 }
@@ -260,7 +277,7 @@ func TestKeyFilesUsage(t *testing.T) {
 		{[]string{"encap", "-pub", "pub.pem", "-out", "ct.bin"}, "-secret is required"},
 		{[]string{"encap", "-pub", "pub.pem", "-secret", "ss.bin"}, "-out is required"},
 		{[]string{"encap", "-pub", "pub.pem", "-out", "-", "-secret", "-"}, "only one output can go to standard output"},
-		{[]string{"encap", "-pub", "pub.pem", "-out", "x.bin", "-secret", "./x.bin", "-force"}, "two outputs go to the same file ./x.bin"},
+		{[]string{"encap", "-pub", "pub.pem", "-out", "x.bin", "-secret", "./x.bin", "-force"}, "two outputs are the same file: x.bin and ./x.bin"},
 		{[]string{"decap", "-key", "key.pem", "-in", "ct.bin"}, "-secret is required"},
 		{[]string{"decap", "-key", "-", "-in", "-", "-secret", "ss.bin"}, "-key and -in cannot both be -"},
 		{[]string{"inspect"}, "inspect takes one file name"},

@@ -55,6 +55,7 @@ var program = &cli.Program{
 }
 
 func main() {
+	handleInterrupts()
 	program.Main()
 }
 

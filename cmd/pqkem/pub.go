@@ -22,7 +22,7 @@ the expandedKey form must pass the FIPS 203 hash check and a pairwise
 consistency check, and in the both form its seed and expanded key must
 agree. A key that fails is an error (exit status 1), and nothing is
 written. The public key goes to standard output unless -out names a file;
-an existing file is replaced only with -force.`,
+an existing file is replaced only with -force, and never the input.` + outputHelp,
 	Example: `
 pqkem pub -in key.pem -out pub.pem
 pqkem pub -in key.pem -format raw | xxd | head -2
@@ -41,7 +41,7 @@ func (c *pubCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.in, "in", "", "read the private key from `FILE`, or from standard input for -; required")
 	fs.StringVar(&c.outName, "out", "-", "write the public key to `FILE`; - is standard output")
 	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
-	fs.BoolVar(&c.force, "force", false, "overwrite -out if it exists")
+	fs.BoolVar(&c.force, "force", false, "replace -out if it is an existing regular file")
 	c.kf = addKeyFlags(fs, true)
 }
 
@@ -58,7 +58,8 @@ func (c *pubCmd) Run(out *cli.Output, args []string) error {
 	if _, err := c.kf.options(); err != nil {
 		return err
 	}
-	if err := checkOutputs(c.force, outFile{name: c.outName}); err != nil {
+	outs := outputs{force: c.force, inputs: []string{c.in}}
+	if err := outs.check(out, outFile{name: c.outName}); err != nil {
 		return err
 	}
 	priv, err := c.kf.readPrivateKey(c.in)
@@ -74,5 +75,5 @@ func (c *pubCmd) Run(out *cli.Output, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeOutputs(out, c.force, outFile{c.outName, data, modePublic})
+	return outs.write(out, outFile{c.outName, data, modePublic})
 }

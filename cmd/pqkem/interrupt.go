@@ -1,0 +1,111 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+)
+
+// pending are the files an interrupted run removes: the temporary files
+// being written and the outputs created but not yet complete (see
+// [outputs.write]). Every change to them, and to the set, happens under
+// the lock, which the interrupt takes and keeps until the process exits:
+// no file appears after the interrupt has removed the others.
+var pending = struct {
+	sync.Mutex
+	names   map[string]bool
+	stopped bool
+}{names: make(map[string]bool)}
+
+var errInterrupted = errors.New("interrupted")
+
+// addPending runs create, which makes the file name, and adds name to the
+// pending files if it succeeds.
+func addPending(name string, create func() error) error {
+	pending.Lock()
+	defer pending.Unlock()
+	if pending.stopped {
+		return errInterrupted
+	}
+	if err := create(); err != nil {
+		return err
+	}
+	pending.names[name] = true
+	return nil
+}
+
+// linkPending links the pending file tmp to name, which becomes pending
+// in its place.
+func linkPending(tmp, name string) error {
+	pending.Lock()
+	defer pending.Unlock()
+	if err := os.Link(tmp, name); err != nil {
+		return err
+	}
+	pending.names[name] = true
+	os.Remove(tmp)
+	delete(pending.names, tmp)
+	return nil
+}
+
+// renamePending renames the pending file tmp to name, which becomes
+// pending in its place if created (a file that was there is not removed
+// on an interrupt: its old contents are gone).
+func renamePending(tmp, name string, created bool) error {
+	pending.Lock()
+	defer pending.Unlock()
+	if err := os.Rename(tmp, name); err != nil {
+		return fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	delete(pending.names, tmp)
+	if created {
+		pending.names[name] = true
+	}
+	return nil
+}
+
+// removePending removes the files names and forgets them.
+func removePending(names ...string) {
+	pending.Lock()
+	defer pending.Unlock()
+	for _, name := range names {
+		if pending.names[name] {
+			os.Remove(name)
+			delete(pending.names, name)
+		}
+	}
+}
+
+// forgetPending forgets the files names, which are complete.
+func forgetPending(names ...string) {
+	pending.Lock()
+	defer pending.Unlock()
+	for _, name := range names {
+		delete(pending.names, name)
+	}
+}
+
+// handleInterrupts makes SIGINT and SIGTERM remove the pending files, say
+// so on standard error and exit with status 128 plus the signal's number,
+// as a shell reports a command the signal killed.
+func handleInterrupts() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-c
+		pending.Lock() // kept: the process exits
+		pending.stopped = true
+		for name := range pending.names {
+			os.Remove(name)
+		}
+		fmt.Fprintf(os.Stderr, "%s: %v: stopped, unfinished files removed\n", program.Name, sig)
+		code := 128 + 2
+		if s, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(s)
+		}
+		os.Exit(code)
+	}()
+}
