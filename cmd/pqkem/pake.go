@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/term"
@@ -33,10 +34,10 @@ nothing that would let them test passwords offline. The protocols are
 NoIC and Tempo on ML-KEM (package github.com/pqkem/pqkem/pake); the
 default is Tempo with the constant-time sampler C1 at ML-KEM-768.
 
-'pqkem pake listen' waits for one connection on -addr and is the
-responder; 'pqkem pake connect' connects to -addr and is the initiator.
-Both ask for the password on the terminal (without echo), or read it from
--password-file (its first line). The password is hashed with Argon2id
+'pqkem pake listen' listens on -addr and is the responder; 'pqkem pake
+connect' connects to -addr and is the initiator. Both ask for the password
+on the terminal (without echo), or read it from -password-file (its first
+line, at most 1024 bytes). The password is hashed with Argon2id
 (64 MiB, 3 passes, 4 lanes unless -argon2-* say otherwise) with a salt
 bound to the scheme and both identities (-client, -server: the same on
 both sides), as pake.NewCredentials documents. The protocol is the
@@ -45,9 +46,19 @@ msg2, the initiator checks the listener's tag in it and sends msg3, its
 key confirmation (a hash of the session key and the transcript, never
 the key itself); the listener checks it and acknowledges.
 
+The listener serves up to 4 connections at once, each with the -timeout
+deadline for its whole exchange, and accepts connections for -timeout.
+It stops at the first exchange that ends in a verdict: the passwords
+match (exit status 0) or they do not (status 1). A connection that fails
+before that (the peer disconnects, sends garbage, speaks another scheme
+or says nothing until its deadline) is reported on standard error and
+the listener goes on waiting, so an idle or slow peer does not cost the
+real one its exchange. Each msg2 the listener sends lets its peer test
+one password, so after 3 exchanges that got a msg2 and then failed
+without a verdict, the listener stops (status 1).
+
 The wire format: every message is a frame, a 4-byte big-endian length
-(1 to 65536) followed by that many bytes, and every read and write has
-the -timeout deadline. In order:
+(1 to 65536) followed by that many bytes. In order:
 
   connect -> listen   hello: "pqkem pake v1", 0x00, the scheme's name
   connect -> listen   msg1 (384k + 64 bytes: 1216 for the default)
@@ -56,13 +67,14 @@ the -timeout deadline. In order:
   listen  -> connect  0x01 if msg3 verified, else 0x00
 
 with msg1, msg2 and msg3 as package pake documents them. A listener whose
--scheme differs from the hello's stops there with an error.
+-scheme differs from the hello's closes that connection.
 
 On success both sides print the same fingerprint of the session key (the
 first 8 bytes of a SHA3-256 of it, in hex; the key itself is never
 printed). On a wrong password both print "password mismatch" and exit
-with status 1; a peer that disconnects or sends garbage, or a timeout,
-is an error (status 1) too.
+with status 1. For the connecting side, a peer that disconnects or sends
+garbage, or the -timeout deadline of the whole exchange, is an error
+(status 1) too.
 
 The timings of the protocols are in 'pqkem-bench pake' (cmd/pqkem-bench).`,
 	Example: `
@@ -84,11 +96,11 @@ type pakeFlags struct {
 func (f *pakeFlags) Flags(fs *flag.FlagSet) {
 	f.fs = fs
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:7000", "TCP `address` to listen on or connect to")
-	fs.StringVar(&f.passwordFile, "password-file", "", "read the password from the first line of `FILE` instead of the terminal")
+	fs.StringVar(&f.passwordFile, "password-file", "", "read the password from the first line of `FILE` (at most 1024 bytes) instead of the terminal")
 	fs.StringVar(&f.scheme, "scheme", pake.Default().Name(), "the PAKE `scheme`: <NoIC|Tempo>-<A1|B0|C1>-ML-KEM-<512|768|1024> (A0 is refused: variable time)")
 	fs.StringVar(&f.client, "client", "client", "identity of the connecting side (initiator), the same on both sides")
 	fs.StringVar(&f.server, "server", "server", "identity of the listening side (responder), the same on both sides")
-	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this `duration`: waiting for a peer, and each message")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this `duration`: the whole exchange with one peer, and the listener's waiting for peers")
 	kdf := pake.DefaultArgon2()
 	fs.UintVar(&f.argonTime, "argon2-time", uint(kdf.Time), "Argon2id passes (both sides must agree)")
 	fs.UintVar(&f.argonMemory, "argon2-memory", uint(kdf.Memory), "Argon2id memory in `KiB` (both sides must agree)")
@@ -100,7 +112,9 @@ func (f *pakeFlags) Run(out *cli.Output, args []string) error {
 		return cli.Usagef("pake needs a subcommand: listen or connect")
 	}
 	sub := args[0]
-	// Flags may also follow the subcommand.
+	// Flags may also follow the subcommand. Their errors are reported
+	// once, by the frame.
+	f.fs.SetOutput(io.Discard)
 	if err := f.fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -117,7 +131,8 @@ func (f *pakeFlags) Run(out *cli.Output, args []string) error {
 	}
 	s, err := pake.ByName(f.scheme) // refuses A0, which leaks the password through timing
 	if err != nil {
-		return cli.Usage(err)
+		// "pqkem pake: -scheme: unknown scheme ...", not "pake: pake: ...".
+		return cli.Usagef("-scheme: %s", strings.TrimPrefix(err.Error(), "pake: "))
 	}
 	if f.timeout <= 0 {
 		return cli.Usagef("-timeout must be positive, got %v", f.timeout)
@@ -142,18 +157,19 @@ func (f *pakeFlags) Run(out *cli.Output, args []string) error {
 	return pakeConnect(out, creds, f)
 }
 
-// readPassword reads the password from the first line of file, or from
-// the terminal without echo.
+// maxPassword is the longest password, in bytes, that pake takes: far
+// more than any passphrase or pairing code.
+const maxPassword = 1024
+
+// pakeReadPassword reads the password from the first line of file, or
+// from the terminal without echo.
 func pakeReadPassword(out *cli.Output, file string) ([]byte, error) {
 	var pw []byte
 	if file != "" {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
+		var err error
+		if pw, err = readFirstLine(file, maxPassword); err != nil {
+			return nil, fmt.Errorf("-password-file %w", err)
 		}
-		line, _, _ := bytes.Cut(data, []byte("\n"))
-		pw = bytes.Clone(bytes.TrimSuffix(line, []byte("\r")))
-		clear(data)
 	} else {
 		fd := int(os.Stdin.Fd())
 		if !term.IsTerminal(fd) {
@@ -166,11 +182,31 @@ func pakeReadPassword(out *cli.Output, file string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the password: %w", err)
 		}
+		if len(pw) > maxPassword {
+			clear(pw)
+			return nil, fmt.Errorf("the password is longer than %d bytes", maxPassword)
+		}
 	}
 	if len(pw) == 0 {
 		return nil, errors.New("empty password")
 	}
 	return pw, nil
+}
+
+// readFirstLine reads the first line of the file name (without its "\n"
+// or "\r\n"), of at most limit bytes, and no more of the file than that.
+func readFirstLine(name string, limit int64) ([]byte, error) {
+	data, err := readUpTo(name, limit+2)
+	if err != nil {
+		return nil, err
+	}
+	defer clear(data)
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if int64(len(line)) > limit {
+		return nil, fmt.Errorf("%s: the first line is longer than %d bytes", displayName(name), limit)
+	}
+	return bytes.Clone(line), nil
 }
 
 // The framing of the messages (the command's doc gives the wire format):
@@ -192,6 +228,32 @@ var errPakeMismatch = errors.New("password mismatch")
 // pakeListenHook, if set (by tests), is called with the listening address.
 var pakeListenHook func(net.Addr)
 
+// The listener's bounds (the command's doc explains them).
+const (
+	pakeMaxPeers    = 4 // exchanges served at once
+	pakeMaxAttempts = 3 // exchanges that got a msg2 and ended without a verdict
+)
+
+// pakeExchange is how one connection to the listener ended.
+type pakeExchange struct {
+	peer    net.Addr
+	key     []byte // on success
+	err     error
+	verdict bool // the exchange decided: success (err == nil) or a password mismatch
+}
+
+// pakeListener is the listener's state shared by the connections.
+type pakeListener struct {
+	creds   *pake.Credentials
+	timeout time.Duration
+
+	mu        sync.Mutex
+	conns     map[net.Conn]bool // the connections being served
+	attempts  int               // msg2s sent
+	nAccepted int               // connections accepted
+	done      bool              // a verdict came: no further msg2
+}
+
 func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -203,24 +265,135 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 		pakeListenHook(ln.Addr())
 	}
 	if tl, ok := ln.(*net.TCPListener); ok {
-		tl.SetDeadline(time.Now().Add(f.timeout))
+		tl.SetDeadline(time.Now().Add(f.timeout)) // the time to wait for peers
 	}
-	conn, err := ln.Accept()
-	if err != nil {
-		return fmt.Errorf("waiting for a peer: %w", err)
+	l := &pakeListener{creds: creds, timeout: f.timeout, conns: make(map[net.Conn]bool)}
+	results := make(chan pakeExchange)
+	accepting := make(chan error, 1)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		slots := make(chan struct{}, pakeMaxPeers)
+		for {
+			slots <- struct{}{} // wait for a free slot before accepting
+			conn, err := ln.Accept()
+			if err != nil {
+				accepting <- err
+				return
+			}
+			l.mu.Lock()
+			l.nAccepted++
+			l.mu.Unlock()
+			wg.Go(func() {
+				results <- l.serve(conn)
+				<-slots
+			})
+		}
+	})
+	// stop ends the accept loop and the connections still served, and
+	// waits for them; their results are dropped.
+	stop := func() {
+		l.mu.Lock()
+		l.done = true
+		for c := range l.conns {
+			c.Close()
+		}
+		l.mu.Unlock()
+		ln.Close()
+		go func() {
+			for r := range results {
+				clear(r.key)
+			}
+		}()
+		wg.Wait()
+		close(results)
 	}
-	defer conn.Close()
-	key, err := pakeRespond(conn, creds, f.timeout)
-	if err != nil {
-		return err
+	var acceptErr error
+	served, failed := 0, 0
+	for {
+		select {
+		case acceptErr = <-accepting:
+			accepting = nil
+		case r := <-results:
+			served++
+			if r.verdict {
+				stop()
+				if r.err != nil {
+					return r.err
+				}
+				pakePrintSuccess(out, creds, r.peer, r.key)
+				return nil
+			}
+			failed++
+			fmt.Fprintf(out.Stderr, "pqkem pake: %v: %v\n", r.peer, r.err)
+		}
+		l.mu.Lock()
+		exhausted := l.attempts >= pakeMaxAttempts
+		l.mu.Unlock()
+		if !exhausted && accepting != nil || served < l.accepted() {
+			continue
+		}
+		stop()
+		switch {
+		case exhausted:
+			return fmt.Errorf("%d peers got msg2 and did not confirm a key: stopped, as each could test one password", pakeMaxAttempts)
+		case failed > 0:
+			return fmt.Errorf("no peer completed the exchange in %v (%d failed)", f.timeout, failed)
+		}
+		if ne, ok := errors.AsType[net.Error](acceptErr); ok && ne.Timeout() {
+			return fmt.Errorf("waiting for a peer: no connection in %v", f.timeout)
+		}
+		return fmt.Errorf("waiting for a peer: %w", acceptErr)
 	}
-	pakePrintSuccess(out, creds, conn.RemoteAddr(), key)
+}
+
+// accepted returns the number of connections accepted so far.
+func (l *pakeListener) accepted() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.nAccepted
+}
+
+// serve runs the exchange with one peer, within l.timeout from now.
+func (l *pakeListener) serve(conn net.Conn) pakeExchange {
+	r := pakeExchange{peer: conn.RemoteAddr()}
+	l.mu.Lock()
+	if l.done {
+		l.mu.Unlock()
+		conn.Close()
+		r.err = errors.New("the listener has stopped")
+		return r
+	}
+	l.conns[conn] = true
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.conns, conn)
+		l.mu.Unlock()
+		conn.Close()
+	}()
+	conn.SetDeadline(time.Now().Add(l.timeout))
+	r.key, r.err = pakeRespond(conn, l.creds, l.attempt)
+	r.verdict = r.err == nil || errors.Is(r.err, errPakeMismatch)
+	return r
+}
+
+// attempt reports whether another msg2 may be sent, and counts it.
+func (l *pakeListener) attempt() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done || l.attempts >= pakeMaxAttempts {
+		return errors.New("no more attempts: the listener is stopping")
+	}
+	l.attempts++
 	return nil
 }
 
-func pakeRespond(conn net.Conn, creds *pake.Credentials, timeout time.Duration) ([]byte, error) {
+// pakeRespond runs the listener's side of the exchange on conn, whose
+// deadline is set. It calls attempt before it sends msg2, and sends it
+// only if attempt returns nil.
+func pakeRespond(conn net.Conn, creds *pake.Credentials, attempt func() error) ([]byte, error) {
 	s := creds.Scheme()
-	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn), timeout: timeout}
+	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn)}
 	hello, err := rw.read(len(pakeHello) + 64)
 	if err != nil {
 		return nil, err
@@ -238,6 +411,9 @@ func pakeRespond(conn net.Conn, creds *pake.Credentials, timeout time.Duration) 
 	}
 	if len(msg1) != s.Msg1Size() {
 		return nil, fmt.Errorf("invalid msg1 length %d, want %d", len(msg1), s.Msg1Size())
+	}
+	if err := attempt(); err != nil {
+		return nil, err
 	}
 	r, msg2, err := creds.Respond(msg1)
 	if err != nil {
@@ -270,13 +446,15 @@ func pakeRespond(conn net.Conn, creds *pake.Credentials, timeout time.Duration) 
 }
 
 func pakeConnect(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
-	d := net.Dialer{Timeout: f.timeout}
+	deadline := time.Now().Add(f.timeout) // for the whole exchange
+	d := net.Dialer{Deadline: deadline}
 	conn, err := d.Dial("tcp", f.addr)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	key, err := pakeInitiate(conn, creds, f.timeout)
+	conn.SetDeadline(deadline)
+	key, err := pakeInitiate(conn, creds)
 	if err != nil {
 		return err
 	}
@@ -284,9 +462,11 @@ func pakeConnect(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	return nil
 }
 
-func pakeInitiate(conn net.Conn, creds *pake.Credentials, timeout time.Duration) ([]byte, error) {
+// pakeInitiate runs the connecting side of the exchange on conn, whose
+// deadline is set.
+func pakeInitiate(conn net.Conn, creds *pake.Credentials) ([]byte, error) {
 	s := creds.Scheme()
-	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn), timeout: timeout}
+	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn)}
 	if err := rw.write([]byte(pakeHello + s.Name())); err != nil {
 		return nil, err
 	}
@@ -342,17 +522,19 @@ func pakePrintSuccess(out *cli.Output, creds *pake.Credentials, peer net.Addr, k
 	clear(key)
 }
 
-// pakeFramer reads and writes length-prefixed frames with a deadline on each.
+// pakeFramer reads and writes length-prefixed frames, within the
+// deadline of the whole exchange set on the connection.
 type pakeFramer struct {
-	conn    net.Conn
-	r       *bufio.Reader
-	timeout time.Duration
+	conn net.Conn
+	r    *bufio.Reader
 }
 
 func (f *pakeFramer) write(payload []byte) error {
-	f.conn.SetWriteDeadline(time.Now().Add(f.timeout))
 	buf := encbin.BigEndian.AppendUint32(make([]byte, 0, 4+len(payload)), uint32(len(payload)))
 	_, err := f.conn.Write(append(buf, payload...))
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		return errors.New("timed out sending to the peer (-timeout is for the whole exchange)")
+	}
 	if err != nil {
 		return fmt.Errorf("sending to the peer: %w", err)
 	}
@@ -361,7 +543,6 @@ func (f *pakeFramer) write(payload []byte) error {
 
 // read reads one frame of at most max bytes.
 func (f *pakeFramer) read(max int) ([]byte, error) {
-	f.conn.SetReadDeadline(time.Now().Add(f.timeout))
 	var hdr [4]byte
 	if _, err := io.ReadFull(f.r, hdr[:]); err != nil {
 		return nil, pakeReadError(err)
@@ -383,7 +564,7 @@ func pakeReadError(err error) error {
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return errors.New("timed out waiting for the peer")
+		return errors.New("timed out waiting for the peer (-timeout is for the whole exchange)")
 	}
 	return fmt.Errorf("reading from the peer: %w", err)
 }

@@ -112,18 +112,19 @@ func TestPakeMismatch(t *testing.T) {
 }
 
 // TestPakeBadPeer checks that a peer that disconnects, sends garbage,
-// speaks another scheme or says nothing gives an error, never a hang.
+// speaks another scheme or says nothing gives an error, never a hang; the
+// listener reports it and waits for another peer until -timeout.
 func TestPakeBadPeer(t *testing.T) {
 	pwf := pakePasswordFile(t, "pw")
 	base := append([]string{"-password-file", pwf}, pakeTestArgs...)
-	quick := append(append([]string(nil), base...), "-timeout", "2s")
+	quick := append(append([]string(nil), base...), "-timeout", "1s")
 
 	peers := map[string]func(c net.Conn){
 		"disconnect":   func(c net.Conn) {},
 		"garbage":      func(c net.Conn) { c.Write(bytes.Repeat([]byte{0xff}, 100)) },
 		"short frame":  func(c net.Conn) { c.Write([]byte{0, 0, 4, 0, 1, 2, 3}) },
 		"empty frame":  func(c net.Conn) { c.Write([]byte{0, 0, 0, 0}) },
-		"silent":       func(c net.Conn) { time.Sleep(4 * time.Second) },
+		"silent":       func(c net.Conn) { time.Sleep(2 * time.Second) },
 		"other scheme": func(c net.Conn) { c.Write(append([]byte{0, 0, 0, 32}, "pqkem pake v1\x00NoIC-C1-ML-KEM-76"...)) },
 	}
 	for name, peer := range peers {
@@ -135,7 +136,10 @@ func TestPakeBadPeer(t *testing.T) {
 			}
 			peer(c)
 			c.Close()
-			if l := waitResult(t, lres); l.code != exitError || l.stderr == "" {
+			// The listener reports the peer and waits for another until
+			// -timeout.
+			if l := waitResult(t, lres); l.code != exitError || !strings.Contains(l.stderr, "pqkem pake: "+c.LocalAddr().String()+": ") ||
+				!strings.HasSuffix(l.stderr, "pqkem pake: no peer completed the exchange in 1s (1 failed)\n") {
 				t.Errorf("listen: exit %d, stderr %q", l.code, l.stderr)
 			}
 		})
@@ -193,14 +197,13 @@ func TestPakeBadPeer(t *testing.T) {
 		}
 		defer c.Close()
 		s := pake.Default()
-		frame := func(b []byte) []byte { return append(encbin.BigEndian.AppendUint32(nil, uint32(len(b))), b...) }
-		c.Write(frame([]byte("pqkem pake v1\x00" + s.Name())))
-		c.Write(frame(bytes.Repeat([]byte{0x5a}, s.Msg1Size())))
+		c.Write(pakeFrame([]byte("pqkem pake v1\x00" + s.Name())))
+		c.Write(pakeFrame(bytes.Repeat([]byte{0x5a}, s.Msg1Size())))
 		msg2 := make([]byte, 4+s.Msg2Size())
 		if _, err := io.ReadFull(c, msg2); err != nil {
 			t.Fatalf("reading msg2: %v", err)
 		}
-		c.Write(frame(make([]byte, pake.Msg3Size)))
+		c.Write(pakeFrame(make([]byte, pake.Msg3Size)))
 		verdict := make([]byte, 5)
 		if _, err := io.ReadFull(c, verdict); err != nil || !bytes.Equal(verdict, []byte{0, 0, 0, 1, 0}) {
 			t.Errorf("verdict %x, %v; want a frame of 0x00", verdict, err)
@@ -227,14 +230,19 @@ func TestPakeUsage(t *testing.T) {
 		{[]string{"pake"}, "needs a subcommand"},
 		{[]string{"pake", "dance"}, `unknown pake subcommand "dance"`},
 		{[]string{"pake", "listen", "-scheme", "NoIC-A0-ML-KEM-768", "-password-file", pwf}, "variable-time"},
-		{[]string{"pake", "listen", "-scheme", "Tempo-C1-ML-KEM-999", "-password-file", pwf}, "unknown scheme"},
+		{[]string{"pake", "listen", "-scheme", "Tempo-C1-ML-KEM-999", "-password-file", pwf}, "pqkem pake: -scheme: unknown scheme"},
 		{[]string{"pake", "connect", "-nope"}, "flag provided but not defined"},
+		{[]string{"pake", "listen", "-bogus"}, "flag provided but not defined"},
 		{[]string{"pake", "connect", "extra", "-password-file", pwf}, `unexpected argument "extra"`},
 		{[]string{"pake", "connect", "-timeout", "0s", "-password-file", pwf}, "-timeout"},
 	} {
 		code, stdout, stderr := pqkem(t, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.stderr) || stdout != "" {
 			t.Errorf("pqkem %s: exit %d, stderr %q; want 2 and %q", strings.Join(tc.args, " "), code, stderr, tc.stderr)
+		}
+		// Said once, without a stutter of package names.
+		if first, _, _ := strings.Cut(stderr, "\n"); strings.Count(stderr, first) != 1 || strings.Contains(stderr, "pake: pake:") {
+			t.Errorf("pqkem %s: stderr repeats itself: %q", strings.Join(tc.args, " "), stderr)
 		}
 	}
 	if code, stdout, _ := pqkem(t, "pake", "-h"); code != exitOK || !strings.Contains(stdout, "pqkem pake listen") {
@@ -248,5 +256,144 @@ func TestPakeUsage(t *testing.T) {
 	os.WriteFile(empty, []byte("\n"), 0o600)
 	if code, _, stderr := pqkem(t, "pake", "connect", "-password-file", empty); code != exitError || !strings.Contains(stderr, "empty password") {
 		t.Errorf("empty password: %d %q", code, stderr)
+	}
+}
+
+// pakeFrame is a frame of the wire format.
+func pakeFrame(b []byte) []byte {
+	return append(encbin.BigEndian.AppendUint32(nil, uint32(len(b))), b...)
+}
+
+// TestPakeListenIdleAndSlowPeers checks that an idle peer and a slow one,
+// connected first, do not cost the real peer its exchange.
+func TestPakeListenIdleAndSlowPeers(t *testing.T) {
+	args := append([]string{"-password-file", pakePasswordFile(t, "pw")}, pakeTestArgs...)
+	addr, lres := startListener(t, args...)
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	slow, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	stopSlow := make(chan struct{})
+	defer close(stopSlow)
+	go func() {
+		// A byte of the hello every 100 ms.
+		for _, b := range pakeFrame([]byte("pqkem pake v1\x00" + pake.Default().Name())) {
+			select {
+			case <-stopSlow:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			slow.Write([]byte{b})
+		}
+	}()
+	time.Sleep(200 * time.Millisecond) // both are served before the real peer connects
+	code, cout, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr}, args...)...)
+	l := waitResult(t, lres)
+	if code != exitOK || l.code != exitOK {
+		t.Fatalf("behind an idle and a slow peer:\nconnect: %d %s\nlisten: %d %s", code, cerr, l.code, l.stderr)
+	}
+	fc, fl := fingerprintRE.FindStringSubmatch(cout), fingerprintRE.FindStringSubmatch(l.stdout)
+	if fc == nil || fl == nil || fc[1] != fl[1] {
+		t.Fatalf("fingerprints differ or missing:\nconnect: %s\nlisten: %s", cout, l.stdout)
+	}
+}
+
+// TestPakeListenDeadline checks that -timeout bounds a peer's whole
+// exchange, not each message: a peer that sends each frame well within
+// -timeout, but not all of them, is cut off at -timeout and gets no msg2.
+func TestPakeListenDeadline(t *testing.T) {
+	const timeout = 2 * time.Second
+	args := append([]string{"-password-file", pakePasswordFile(t, "pw")}, pakeTestArgs...)
+	addr, lres := startListener(t, append(args, "-timeout", timeout.String())...)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s := pake.Default()
+	time.Sleep(timeout * 3 / 4)
+	c.Write(pakeFrame([]byte("pqkem pake v1\x00" + s.Name())))
+	time.Sleep(timeout * 3 / 4)
+	c.Write(pakeFrame(bytes.Repeat([]byte{0x5a}, s.Msg1Size())))
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := c.Read(make([]byte, 16)); err == nil {
+		t.Errorf("after %v, past -timeout %v: the listener answered %d bytes", timeout*3/2, timeout, n)
+	}
+	l := waitResult(t, lres)
+	if l.code != exitError || !strings.Contains(l.stderr, "timed out waiting for the peer") {
+		t.Errorf("listen: exit %d, stderr %q", l.code, l.stderr)
+	}
+}
+
+// TestPakeListenAttempts checks that the listener sends at most
+// pakeMaxAttempts msg2s to peers that then do not confirm, each of which
+// could test a password with it, and then stops.
+func TestPakeListenAttempts(t *testing.T) {
+	addr, lres := startListener(t, append([]string{"-password-file", pakePasswordFile(t, "pw")}, pakeTestArgs...)...)
+	s := pake.Default()
+	for i := range pakeMaxAttempts + 1 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			if i == pakeMaxAttempts {
+				break // the listener has stopped
+			}
+			t.Fatal(err)
+		}
+		c.Write(pakeFrame([]byte("pqkem pake v1\x00" + s.Name())))
+		c.Write(pakeFrame(bytes.Repeat([]byte{0x5a}, s.Msg1Size())))
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, err = io.ReadFull(c, make([]byte, 4+s.Msg2Size()))
+		c.Close()
+		if i < pakeMaxAttempts && err != nil {
+			t.Fatalf("peer %d: no msg2: %v", i+1, err)
+		}
+		if i == pakeMaxAttempts && err == nil {
+			t.Fatalf("peer %d got a msg2, past the limit of %d", i+1, pakeMaxAttempts)
+		}
+	}
+	if l := waitResult(t, lres); l.code != exitError || !strings.Contains(l.stderr, "did not confirm a key") {
+		t.Errorf("listen: exit %d, stderr %q", l.code, l.stderr)
+	}
+}
+
+// TestPakePasswordFile checks the errors about -password-file: one line,
+// naming the flag, and a first line longer than maxPassword refused
+// without reading the rest.
+func TestPakePasswordFile(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, "long")
+	os.WriteFile(long, append(bytes.Repeat([]byte{'a'}, maxPassword+1), '\n'), 0o600)
+	for _, tc := range []struct{ file, want string }{
+		{filepath.Join(dir, "missing"), "pqkem pake: -password-file " + filepath.Join(dir, "missing") + ": no such file or directory\n"},
+		{dir, "pqkem pake: -password-file " + dir + ": is a directory, want a file\n"},
+		{long, "pqkem pake: -password-file " + long + ": the first line is longer than 1024 bytes\n"},
+	} {
+		code, stdout, stderr := pqkem(t, append([]string{"pake", "connect", "-password-file", tc.file}, pakeTestArgs...)...)
+		if code != exitError || stderr != tc.want || stdout != "" {
+			t.Errorf("-password-file %s: exit %d, stderr %q; want 1 and %q", tc.file, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		code, _, stderr := pqkem(t, append([]string{"pake", "connect", "-password-file", "/dev/zero"}, pakeTestArgs...)...)
+		if code != exitError || !strings.Contains(stderr, "longer than 1024 bytes") {
+			t.Errorf("-password-file /dev/zero: exit %d, stderr %q", code, stderr)
+		}
+	}
+	// A first line of exactly maxPassword bytes, followed by more, is
+	// the password: the command goes on to connect (to a closed port).
+	ok := filepath.Join(dir, "ok")
+	os.WriteFile(ok, append(append(bytes.Repeat([]byte{'a'}, maxPassword), "\r\n"...), bytes.Repeat([]byte{'b'}, 1<<20)...), 0o600)
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	code, _, stderr := pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-password-file", ok}, pakeTestArgs...)...)
+	if code != exitError || strings.Contains(stderr, "password") || !strings.Contains(stderr, "connect") {
+		t.Errorf("a 1024-byte password: exit %d, stderr %q; want a connection error", code, stderr)
 	}
 }
