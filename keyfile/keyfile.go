@@ -413,7 +413,7 @@ func decodePEM(data []byte, opts *Options, w want) (*PrivateKey, *PublicKey, err
 	}
 	s, err := kem.ByName(name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("keyfile: %s PEM block: scheme %q is not available in this build", block.Type, name)
+		return nil, nil, fmt.Errorf("keyfile: %s PEM block: unknown scheme %q in its %s header", block.Type, name, SchemeHeader)
 	}
 	if err := checkScheme(s, opts); err != nil {
 		return nil, nil, err

@@ -337,7 +337,7 @@ func TestProjectFormat(t *testing.T) {
 	}{
 		{"no header", &pem.Block{Type: block.Type, Bytes: block.Bytes}, `exactly one header, "Scheme"`},
 		{"extra header", &pem.Block{Type: block.Type, Headers: map[string]string{"Scheme": s.Name(), "Comment": "x"}, Bytes: block.Bytes}, `exactly one header`},
-		{"unknown scheme", &pem.Block{Type: block.Type, Headers: map[string]string{"Scheme": "ML-KEM-2048"}, Bytes: block.Bytes}, `scheme "ML-KEM-2048" is not available`},
+		{"unknown scheme", &pem.Block{Type: block.Type, Headers: map[string]string{"Scheme": "ML-KEM-2048"}, Bytes: block.Bytes}, `unknown scheme "ML-KEM-2048" in its Scheme header`},
 		{"short key", &pem.Block{Type: block.Type, Headers: block.Headers, Bytes: block.Bytes[:63]}, "Test-KEM-Without-OID private key (63 bytes)"},
 		{"short public key", &pem.Block{Type: "PQKEM PUBLIC KEY", Headers: block.Headers, Bytes: dk.EncapsulationKey().Bytes()[1:]}, "public key is 799 bytes, want 800"},
 	} {
