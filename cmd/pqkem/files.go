@@ -32,7 +32,9 @@ const (
 // ciphertext size.
 const (
 	// maxPrivateKeyFile is for private key files: the largest valid one is
-	// a FrodoKEM-1344 key in pqkem's PEM format, about 58 KB.
+	// a FrodoKEM-1344 key as the specification's sk (which keygen does not
+	// write, but a key read from one is written so) in pqkem's PEM
+	// format, about 58 KB.
 	maxPrivateKeyFile = 64 << 10
 	// maxPublicKeyFile is for public key files and certificates: the
 	// largest public key, FrodoKEM-1344's, is about 29 KB in PEM, but a

@@ -8,14 +8,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pqkem/pqkem/frodo"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 )
 
 // TestInputLimitsFit checks that the largest valid private and public key
-// files of every scheme, in every format and form pqkem writes, fit the
-// limits, and that the private key limit is just above the largest.
+// files of every scheme, in every format and form pqkem writes or reads
+// (FrodoKEM keys from their seed or from the specification's sk), fit the limits, and
+// that the private key limit is just above the largest.
 func TestInputLimitsFit(t *testing.T) {
+	frodoExpanded := make(map[string][]byte)
+	for _, p := range frodo.ParameterSets() {
+		dk, err := p.GenerateKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		frodoExpanded[p.Name()] = dk.ExpandedBytes()
+	}
 	var largestPriv, largestPub int
 	var privName, pubName string
 	for _, s := range kem.All() {
@@ -23,10 +33,22 @@ func TestInputLimitsFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		keys := []kem.DecapsulationKey{dk}
+		// A FrodoKEM key read from the specification's sk has no seed,
+		// and is written as that sk.
+		if sk := frodoExpanded[s.Name()]; sk != nil {
+			dk, err := s.NewDecapsulationKey(sk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, dk)
+		}
 		var privs, pubs [][]byte
 		for _, f := range []keyfile.Format{keyfile.PEM, keyfile.DER, keyfile.Raw} {
-			if b, err := keyfile.EncodePrivateKey(dk, f); err == nil {
-				privs = append(privs, b)
+			for _, dk := range keys {
+				if b, err := keyfile.EncodePrivateKey(dk, f); err == nil {
+					privs = append(privs, b)
+				}
 			}
 			if b, err := keyfile.EncodePublicKey(dk.EncapsulationKey(), f); err == nil {
 				pubs = append(pubs, b)
