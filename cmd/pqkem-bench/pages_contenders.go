@@ -100,7 +100,7 @@ func (s *security) listener(l net.Listener) net.Listener {
 // newTLSSecurity returns crypto/tls TLS 1.3 with the one key exchange
 // group, an ECDSA P-256 certificate and no session tickets, so that every
 // connection runs a full handshake.
-func newTLSSecurity(name string, group tls.CurveID, cert *tlsCert) *security {
+func newTLSSecurity(group tls.CurveID, cert *tlsCert) *security {
 	return &security{
 		label:    "TLS 1.3 " + group.String(),
 		protocol: "TLS 1.3, " + group.String() + ", ECDSA P-256 certificate",
@@ -200,7 +200,7 @@ func pageContenders(names []string) ([]*security, error) {
 			if strings.EqualFold(name, tlsX25519MLKEM768) {
 				group = tls.X25519MLKEM768
 			}
-			out = append(out, newTLSSecurity(name, group, cert))
+			out = append(out, newTLSSecurity(group, cert))
 		default:
 			s, err := kem.ByName(name)
 			if err != nil {
