@@ -99,8 +99,8 @@ func (c *pagesCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.algs, "alg", "", "comma-separated contender `NAMES`: TLS-X25519, TLS-X25519MLKEM768 and kem scheme names (default: see the command's help)")
 	fs.StringVar(&c.pages, "pages", "1,1024,10240,102400", "comma-separated page `SIZES` in bytes")
 	fs.IntVar(&c.clients, "clients", defaultPageClients(), "number of concurrent clients of the loaded runs (default four a CPU)")
-	fs.IntVar(&c.rounds, "rounds", 5, "number of alternating `rounds`; the tables give medians over them")
-	fs.DurationVar(&c.sample, "sample", 500*time.Millisecond, "how long each contender serves each page size in each round, loaded and again unloaded")
+	fs.IntVar(&c.rounds, "rounds", 7, "number of alternating `rounds`; the tables give medians over them")
+	fs.DurationVar(&c.sample, "sample", 400*time.Millisecond, "how long each contender serves each page size in each round, loaded and again unloaded")
 	fs.IntVar(&c.bulkMiB, "bulk", 100, "MiB of the bulk transfer over one connection, pqNK ML-KEM-768 against TLS-X25519MLKEM768; 0 skips it")
 	fs.IntVar(&c.handshakes, "handshakes", 64, "number of in-memory handshakes per contender for its heap use")
 	c.outputFlags.define(fs, true)
@@ -133,6 +133,12 @@ type pageResult struct {
 	// second with all the clients; PerRound has each round's.
 	ConnsPerSec float64   `json:"conns_per_sec"`
 	PerRound    []float64 `json:"conns_per_sec_rounds"`
+	// CPUPerConnUs is the median over the rounds of the process's CPU
+	// time (both sides, user and system) per connection in the loaded
+	// runs, in µs, or 0 where the system does not say; on a machine that
+	// other work shares, it varies less than ConnsPerSec.
+	CPUPerConnUs float64   `json:"cpu_per_conn_us"`
+	cpuRounds    []float64 // µs, one a round
 	// The ratios of ConnsPerSec to the TLS contenders' for the same page
 	// size, or 0 where that contender did not run.
 	RatioTLSX25519         float64 `json:"ratio_to_tls_x25519,omitempty"`
@@ -168,7 +174,16 @@ type bulkResult struct {
 	MiBPerS  float64   `json:"mib_per_s"` // median over the rounds
 	PerRound []float64 `json:"mib_per_s_rounds"`
 	Ratio    float64   `json:"ratio_to_tls"` // MiBPerS over TLS's
+	// CPUPerMiBMs is the median over the rounds of the process's CPU time
+	// (both sides) per MiB, in ms, or 0 where the system does not say.
+	CPUPerMiBMs float64 `json:"cpu_per_mib_ms"`
+	cpuRounds   []float64
 }
+
+// bulkRoundsPer is how many bulk rounds run for each of -rounds: a
+// transfer takes a fraction of a second, and more of them make the median
+// steadier.
+const bulkRoundsPer = 3
 
 func (c *pagesCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
@@ -291,6 +306,7 @@ func (c *pagesCmd) bench(progress io.Writer, names []string, secs []*security, s
 					pr := res.Contenders[i].Pages[pi]
 					if loaded {
 						pr.PerRound = append(pr.PerRound, float64(run.conns)/run.elapsed.Seconds())
+						pr.cpuRounds = append(pr.cpuRounds, float64(run.cpu.Microseconds())/float64(max(run.conns, 1)))
 						pr.Loaded.lats = append(pr.Loaded.lats, run.lats...)
 					} else {
 						pr.Unloaded.lats = append(pr.Unloaded.lats, run.lats...)
@@ -332,6 +348,7 @@ func finishPages(res *pagesResults) {
 	for _, pc := range res.Contenders {
 		for _, pr := range pc.Pages {
 			pr.ConnsPerSec = median(pr.PerRound)
+			pr.CPUPerConnUs = median(pr.cpuRounds)
 			pr.Loaded.finish()
 			pr.Unloaded.finish()
 		}
@@ -372,19 +389,22 @@ func (c *pagesCmd) bulk(progress io.Writer) ([]*bulkResult, error) {
 		servers = append(servers, bs)
 		results = append(results, &bulkResult{Label: sec.label, Protocol: sec.protocol})
 	}
-	for r := range c.rounds {
+	rounds := bulkRoundsPer * c.rounds
+	for r := range rounds {
 		for j := range servers {
 			i := (j + r) % len(servers)
-			fmt.Fprintf(progress, "\rpqkem-bench pages: bulk, round %d of %d, %d of %d...%40s", r+1, c.rounds, j+1, len(servers), "")
-			mibps, err := servers[i].transfer()
+			fmt.Fprintf(progress, "\rpqkem-bench pages: bulk, round %d of %d, %d of %d...%40s", r+1, rounds, j+1, len(servers), "")
+			mibps, cpu, err := servers[i].transfer()
 			if err != nil {
 				return nil, err
 			}
 			results[i].PerRound = append(results[i].PerRound, mibps)
+			results[i].cpuRounds = append(results[i].cpuRounds, float64(cpu.Microseconds())/1000)
 		}
 	}
 	for _, b := range results {
 		b.MiBPerS = median(b.PerRound)
+		b.CPUPerMiBMs = median(b.cpuRounds)
 	}
 	tls := results[len(results)-1].MiBPerS
 	for _, b := range results {

@@ -17,7 +17,8 @@ import (
 type serveRun struct {
 	conns   int
 	elapsed time.Duration
-	lats    []float64 // ms, one a request
+	cpu     time.Duration // the process's CPU time during the run, both sides
+	lats    []float64     // ms, one a request
 }
 
 // run has clients goroutines fetch the page of n bytes, each request on a
@@ -29,6 +30,7 @@ func (ps *pageServer) run(n, clients int, d time.Duration) (serveRun, error) {
 	lats := make([][]float64, clients)
 	errs := make([]error, clients)
 	var wg sync.WaitGroup
+	cpu0 := processCPU()
 	start := time.Now()
 	deadline := start.Add(d)
 	for i := range clients {
@@ -47,7 +49,7 @@ func (ps *pageServer) run(n, clients int, d time.Duration) (serveRun, error) {
 		})
 	}
 	wg.Wait()
-	r := serveRun{elapsed: time.Since(start)}
+	r := serveRun{elapsed: time.Since(start), cpu: processCPU() - cpu0}
 	if err := errors.Join(errs...); err != nil {
 		return r, fmt.Errorf("pages: %s, %d-byte page: %w", ps.sec.label, n, err)
 	}
@@ -183,22 +185,23 @@ func startBulkServer(sec *security, size int64) (*bulkServer, error) {
 
 // transfer connects, runs the handshake, and returns the throughput in
 // MiB/s of receiving the size bytes, from the end of the handshake to the
-// last byte.
-func (bs *bulkServer) transfer() (float64, error) {
+// last byte, and the CPU time per MiB that both sides used meanwhile.
+func (bs *bulkServer) transfer() (mibps float64, cpuPerMiB time.Duration, err error) {
 	runtime.GC()
 	raw, err := net.Dial("tcp", bs.l.Addr().String())
 	if err != nil {
-		return 0, fmt.Errorf("pages: bulk: %w", err)
+		return 0, 0, fmt.Errorf("pages: bulk: %w", err)
 	}
 	c := bs.sec.client(raw)
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), pagesRequestTimeout)
 	defer cancel()
 	if err := c.HandshakeContext(ctx); err != nil {
-		return 0, fmt.Errorf("pages: bulk, %s: handshake: %w", bs.sec.label, err)
+		return 0, 0, fmt.Errorf("pages: bulk, %s: handshake: %w", bs.sec.label, err)
 	}
 	bs.sec.noteSuite(c)
 	buf := make([]byte, bulkReadSize)
+	cpu0 := processCPU()
 	start := time.Now()
 	var got int64
 	for got < bs.size {
@@ -208,11 +211,12 @@ func (bs *bulkServer) transfer() (float64, error) {
 			if err == io.EOF && got == bs.size {
 				break
 			}
-			return 0, fmt.Errorf("pages: bulk, %s: after %d of %d bytes: %w", bs.sec.label, got, bs.size, err)
+			return 0, 0, fmt.Errorf("pages: bulk, %s: after %d of %d bytes: %w", bs.sec.label, got, bs.size, err)
 		}
 	}
-	el := time.Since(start)
-	return float64(bs.size) / (1 << 20) / el.Seconds(), nil
+	el, cpu := time.Since(start), processCPU()-cpu0
+	mib := float64(bs.size) / (1 << 20)
+	return mib / el.Seconds(), time.Duration(float64(cpu) / mib), nil
 }
 
 func (bs *bulkServer) close() {

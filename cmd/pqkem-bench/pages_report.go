@@ -50,6 +50,13 @@ func pagesTables(res *pagesResults) []pagesTable {
 			}),
 		})
 	}
+	if hasCPU(res) {
+		tables = append(tables, pagesTable{
+			title:  fmt.Sprintf("CPU time per connection in µs, both sides (user and system time of the process over the %d-client runs): medians of the rounds.", res.Clients),
+			header: sizeCols("contender"),
+			rows:   perPage(func(pr *pageResult) string { return fmt.Sprintf("%.0f", pr.CPUPerConnUs) }),
+		})
+	}
 	tables = append(tables, pagesTable{
 		title:  "Time of one request (connect, handshake, request, whole page), median / 99th percentile in ms, unloaded (one client).",
 		header: sizeCols("contender"),
@@ -72,11 +79,12 @@ func pagesTables(res *pagesResults) []pagesTable {
 	tables = append(tables, hs)
 	if len(res.Bulk) > 0 {
 		bt := pagesTable{
-			title:  fmt.Sprintf("Bulk: %d MiB over one connection, server to client, after the handshake: medians of %d rounds.", res.BulkMiB, res.Rounds),
-			header: []string{"contender", "protocol", "MiB/s", "ratio to TLS"},
+			title: fmt.Sprintf("Bulk: %d MiB over one connection, server to client, after the handshake: medians of %d rounds; CPU time of both sides per MiB.",
+				res.BulkMiB, len(res.Bulk[0].PerRound)),
+			header: []string{"contender", "protocol", "MiB/s", "ratio to TLS", "CPU ms per MiB"},
 		}
 		for _, b := range res.Bulk {
-			bt.rows = append(bt.rows, []string{b.Label, b.Protocol, fmt.Sprintf("%.0f", b.MiBPerS), ratioCell(b.Ratio)})
+			bt.rows = append(bt.rows, []string{b.Label, b.Protocol, fmt.Sprintf("%.0f", b.MiBPerS), ratioCell(b.Ratio), fmt.Sprintf("%.2f", b.CPUPerMiBMs)})
 		}
 		tables = append(tables, bt)
 	}
@@ -87,6 +95,17 @@ func hasRatio(res *pagesResults) bool {
 	for _, pc := range res.Contenders {
 		for _, pr := range pc.Pages {
 			if pr.RatioTLSX25519 != 0 || pr.RatioTLSX25519MLKEM768 != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasCPU(res *pagesResults) bool {
+	for _, pc := range res.Contenders {
+		for _, pr := range pc.Pages {
+			if pr.CPUPerConnUs != 0 {
 				return true
 			}
 		}

@@ -63,12 +63,12 @@ func TestPagesJSON(t *testing.T) {
 	if tlsc.Handshake.ClientToServer == 0 || tlsc.Handshake.ServerToClient == 0 {
 		t.Errorf("TLS handshake of %d and %d bytes", tlsc.Handshake.ClientToServer, tlsc.Handshake.ServerToClient)
 	}
-	if len(res.Bulk) != 2 || res.BulkMiB != 1 {
-		t.Fatalf("bulk: %d results of %d MiB, want 2 of 1", len(res.Bulk), res.BulkMiB)
+	if len(res.Bulk) != 2 || res.BulkMiB != 1 || len(res.Bulk[0].PerRound) != 2*bulkRoundsPer {
+		t.Fatalf("bulk: %d results of %d MiB, want 2 of 1 with %d rounds", len(res.Bulk), res.BulkMiB, 2*bulkRoundsPer)
 	}
 	for _, b := range res.Bulk {
-		if len(b.PerRound) != 2 || b.MiBPerS <= 0 || b.Ratio <= 0 {
-			t.Errorf("bulk %s: %+v; want 2 rounds, positive throughput and ratio", b.Label, b)
+		if len(b.PerRound) != 2*bulkRoundsPer || b.MiBPerS <= 0 || b.Ratio <= 0 {
+			t.Errorf("bulk %s: %+v; want %d rounds, positive throughput and ratio", b.Label, b, 2*bulkRoundsPer)
 		}
 	}
 	if res.Bulk[1].Ratio != 1 || !strings.HasPrefix(res.Bulk[1].Label, "TLS") {
