@@ -53,9 +53,12 @@ clients fetching at once (loaded), then every contender again for -sample
 with one client (unloaded), the contenders taking turns, the first one
 changing from round to round. The tables give the median over the rounds
 of connections per second (loaded) and its ratio to TLS-X25519 and to
-TLS-X25519MLKEM768 in the same run, and the median and 99th percentile of
-the time of one request (connect, handshake, request, whole page), over
-all the requests of the rounds, loaded and unloaded.
+TLS-X25519MLKEM768 in the same run; the median over the rounds of the
+process's CPU time per connection (user and system, both sides: on a
+machine that other work shares, it varies less than the rate); and the
+median and 99th percentile of the time of one request (connect, handshake,
+request, whole page) over all the requests of the rounds, loaded and
+unloaded.
 
 Apart from the timed runs, -handshakes handshakes of each contender run one
 after another in memory (net.Pipe), both sides in this process, for the
@@ -63,9 +66,10 @@ bytes of one handshake each way on the wire (framing and record headers
 included, TCP's not) and the heap that both sides allocate per handshake
 (runtime.MemStats). With -bulk MIB, the bulk transfer sends MIB MiB over
 one connection, after the handshake, from server to client, pqNK ML-KEM-768
-(AESGCM, SHA256) against TLS-X25519MLKEM768, alternating, for -rounds
-rounds: median throughput and the ratio. A progress line goes to standard
-error while it runs; the defaults take about 7 minutes.
+(AESGCM, SHA256) against TLS-X25519MLKEM768, taking turns, three rounds for
+each of -rounds: the median throughput, its ratio, and the CPU time of both
+sides per MiB. A progress line goes to standard error while it runs; the
+defaults take about 7 minutes.
 
 -md FILE also writes the tables to FILE as a Markdown document with the
 machine, the Go version, pqkem's commit and the command line that
@@ -98,11 +102,11 @@ func defaultPageClients() int { return 4 * runtime.GOMAXPROCS(0) }
 func (c *pagesCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.algs, "alg", "", "comma-separated contender `NAMES`: TLS-X25519, TLS-X25519MLKEM768 and kem scheme names (default: see the command's help)")
 	fs.StringVar(&c.pages, "pages", "1,1024,10240,102400", "comma-separated page `SIZES` in bytes")
-	fs.IntVar(&c.clients, "clients", defaultPageClients(), "number of concurrent clients of the loaded runs (default four a CPU)")
+	fs.IntVar(&c.clients, "clients", defaultPageClients(), "`N` concurrent clients in the loaded runs, four a CPU by default")
 	fs.IntVar(&c.rounds, "rounds", 7, "number of alternating `rounds`; the tables give medians over them")
 	fs.DurationVar(&c.sample, "sample", 400*time.Millisecond, "how long each contender serves each page size in each round, loaded and again unloaded")
-	fs.IntVar(&c.bulkMiB, "bulk", 100, "MiB of the bulk transfer over one connection, pqNK ML-KEM-768 against TLS-X25519MLKEM768; 0 skips it")
-	fs.IntVar(&c.handshakes, "handshakes", 64, "number of in-memory handshakes per contender for its heap use")
+	fs.IntVar(&c.bulkMiB, "bulk", 100, "`MIB` of the bulk transfer over one connection, pqNK ML-KEM-768 against TLS-X25519MLKEM768; 0 skips it")
+	fs.IntVar(&c.handshakes, "handshakes", 64, "`N` handshakes of each contender in memory, for its heap use")
 	c.outputFlags.define(fs, true)
 }
 
