@@ -141,7 +141,7 @@ func newNoiseSecurity(s kem.Scheme) (*security, error) {
 	}
 	label := p.Pattern.String() + " " + s.Name()
 	if p.Pattern == noise.PQNN {
-		label += " (ephemeral only, server not authenticated)"
+		label += " (unauthenticated)"
 	}
 	return &security{label: label, protocol: p.String(), noiseServer: server, noiseClient: client}, nil
 }

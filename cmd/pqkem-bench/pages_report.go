@@ -145,7 +145,7 @@ func pageSizeLabel(n int) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-const pagesNote = "Client and server run in one process on loopback and share its CPUs: each figure is the work of both sides. Every Noise contender runs AESGCM (AES-256-GCM) and SHA256; the handshake table gives the cipher suite TLS 1.3 chose."
+const pagesNote = "Client and server run in one process on loopback and share its CPUs: each figure is the work of both sides. Every connection is a new TCP connection and one full handshake. pqNK authenticates the server by its static key, which the client knows; pqNN, for a scheme that is only safe for ephemeral keys, has no static key and authenticates neither side. Every Noise contender runs AESGCM (AES-256-GCM) and SHA256; the handshake table gives the cipher suite TLS 1.3 chose."
 
 // printPages prints the tables as text.
 func printPages(w io.Writer, res *pagesResults) {
