@@ -50,8 +50,9 @@ Client and server run in this one process and share its CPUs, so a
 connection's figure is the work of both sides. In each of -rounds rounds,
 for each page size, every contender serves for -sample with -clients
 clients fetching at once (loaded), then every contender again for -sample
-with one client (unloaded), the contenders taking turns, the first one
-changing from round to round. The tables give the median over the rounds
+with one client (unloaded), the contenders taking turns in two passes of
+half of -sample each, the second in the opposite order, the first
+contender changing from round to round. The tables give the median over the rounds
 of connections per second (loaded) and its ratio to TLS-X25519 and to
 TLS-X25519MLKEM768 in the same run; the median over the rounds of the
 process's CPU time per connection (user and system, both sides: on a
@@ -292,6 +293,12 @@ func (c *pagesCmd) bench(progress io.Writer, names []string, secs []*security, s
 		}
 	}
 
+	// In each round, for each page size and load, the contenders serve
+	// in turn in two passes of half of -sample, the second in the
+	// opposite order (A B C, then C B A), the first contender changing
+	// from round to round, so that a machine that grows slower or faster
+	// during a pass favours none of them; a round's rate is over both.
+	const passes = 2
 	for r := range c.rounds {
 		for pi, n := range sizes {
 			for _, loaded := range []bool{true, false} {
@@ -299,14 +306,27 @@ func (c *pagesCmd) bench(progress io.Writer, names []string, secs []*security, s
 				if loaded {
 					clients = c.clients
 				}
-				for j := range servers {
-					i := (j + r) % len(servers)
-					fmt.Fprintf(progress, "\rpqkem-bench pages: round %d of %d, %d-byte page, %d clients, %d of %d...%10s",
-						r+1, c.rounds, n, clients, j+1, len(servers), "")
-					run, err := servers[i].run(n, clients, c.sample)
-					if err != nil {
-						return nil, err
+				sum := make([]serveRun, len(servers))
+				for pass := range passes {
+					for j := range servers {
+						k := j
+						if pass%2 == 1 {
+							k = len(servers) - 1 - j
+						}
+						i := (k + r) % len(servers)
+						fmt.Fprintf(progress, "\rpqkem-bench pages: round %d of %d, %d-byte page, %d clients, %d of %d...%10s",
+							r+1, c.rounds, n, clients, pass*len(servers)+j+1, passes*len(servers), "")
+						run, err := servers[i].run(n, clients, c.sample/passes)
+						if err != nil {
+							return nil, err
+						}
+						sum[i].conns += run.conns
+						sum[i].elapsed += run.elapsed
+						sum[i].cpu += run.cpu
+						sum[i].lats = append(sum[i].lats, run.lats...)
 					}
+				}
+				for i, run := range sum {
 					pr := res.Contenders[i].Pages[pi]
 					if loaded {
 						pr.PerRound = append(pr.PerRound, float64(run.conns)/run.elapsed.Seconds())
