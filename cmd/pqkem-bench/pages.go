@@ -216,7 +216,11 @@ func (c *pagesCmd) Run(out *cli.Output, args []string) error {
 	if c.algs != "" {
 		names = nil
 		for name := range strings.SplitSeq(c.algs, ",") {
-			names = append(names, strings.TrimSpace(name))
+			name = strings.TrimSpace(name)
+			if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) }) {
+				return cli.Usagef("-alg: %s given twice", name)
+			}
+			names = append(names, name)
 		}
 	}
 	secs, err := pageContenders(names)
@@ -233,13 +237,16 @@ func (c *pagesCmd) Run(out *cli.Output, args []string) error {
 		func(r *report) { mdPages(r, res) })
 }
 
+// maxPageSize is the largest page -pages takes.
+const maxPageSize = 16 << 20
+
 // parsePageSizes parses -pages.
 func parsePageSizes(s string) ([]int, error) {
 	var sizes []int
 	for f := range strings.SplitSeq(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 0 || n > 64<<20 {
-			return nil, cli.Usagef("-pages: invalid page size %q, want a number of bytes from 0 to %d", f, 64<<20)
+		if err != nil || n < 0 || n > maxPageSize {
+			return nil, cli.Usagef("-pages: invalid page size %q, want a number of bytes from 0 to %d", f, maxPageSize)
 		}
 		if slices.Contains(sizes, n) {
 			return nil, cli.Usagef("-pages: page size %d given twice", n)
@@ -280,8 +287,12 @@ func (c *pagesCmd) bench(progress io.Writer, names []string, secs []*security, s
 			}
 		}
 	}()
+	pages := make(map[int][]byte) // one copy of each page, which every server serves
+	for _, n := range sizes {
+		pages[n] = []byte(strings.Repeat("x", n))
+	}
 	for i, sec := range secs {
-		ps, err := startPageServer(sec, sizes)
+		ps, err := startPageServer(sec, pages)
 		if err != nil {
 			return nil, err
 		}

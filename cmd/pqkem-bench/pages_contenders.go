@@ -226,15 +226,14 @@ type pageServer struct {
 	base   string // "http://127.0.0.1:PORT/" or "https://..."
 }
 
-// startPageServer serves pages of every size in sizes with net/http over
+// startPageServer serves the pages, each at /SIZE, with net/http over
 // sec's listener on a loopback port, and makes the client: for TLS,
 // net/http's own TLS client; for Noise, a Transport whose DialContext is
 // the Noise Dialer's. Keep-alives are off, so every request opens a new
 // connection and runs one handshake.
-func startPageServer(sec *security, sizes []int) (*pageServer, error) {
+func startPageServer(sec *security, pages map[int][]byte) (*pageServer, error) {
 	mux := http.NewServeMux()
-	for _, n := range sizes {
-		page := []byte(strings.Repeat("x", n))
+	for n, page := range pages {
 		mux.HandleFunc("/"+strconv.Itoa(n), func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/octet-stream")
 			w.Header().Set("Content-Length", strconv.Itoa(len(page)))

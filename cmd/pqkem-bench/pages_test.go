@@ -122,6 +122,8 @@ func TestPagesUsage(t *testing.T) {
 		{[]string{"pages", "-pages", "1,x"}, `invalid page size "x"`},
 		{[]string{"pages", "-pages", "1,1"}, "page size 1 given twice"},
 		{[]string{"pages", "-alg", "TLS-P256"}, "TLS-X25519MLKEM768"},
+		{[]string{"pages", "-alg", "ML-KEM-768,ml-kem-768"}, "-alg: ml-kem-768 given twice"},
+		{[]string{"pages", "-pages", "16777217"}, `invalid page size "16777217"`},
 		{[]string{"pages", "extra"}, `unexpected argument "extra"`},
 	} {
 		code, stdout, stderr := pqkemBench(t, tc.args...)
