@@ -25,10 +25,17 @@ import (
 
 // The -alg names of the two crypto/tls contenders.
 const (
-	tlsX25519Name       = "TLS-X25519"
-	tlsX25519MLKEM768   = "TLS-X25519MLKEM768"
-	frodoCCS2016Name    = "Frodo-CCS2016-Recommended"
-	pagesBulkNoiseKEM   = "ML-KEM-768"
+	tlsX25519Name     = "TLS-X25519"
+	tlsX25519MLKEM768 = "TLS-X25519MLKEM768"
+)
+
+const (
+	// frodoCCS2016Name is the Frodo paper's key exchange, which the
+	// default contenders include when the registry has it.
+	frodoCCS2016Name = "Frodo-CCS2016-Recommended"
+	// pagesBulkNoiseKEM is the KEM of the Noise side of the bulk transfer.
+	pagesBulkNoiseKEM = "ML-KEM-768"
+	// pagesRequestTimeout bounds a request, a handshake, a bulk transfer.
 	pagesRequestTimeout = 30 * time.Second
 )
 
