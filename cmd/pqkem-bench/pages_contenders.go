@@ -35,7 +35,7 @@ const (
 	frodoCCS2016Name = "Frodo-CCS2016-Recommended"
 	// pagesBulkNoiseKEM is the KEM of the Noise side of the bulk transfer.
 	pagesBulkNoiseKEM = "ML-KEM-768"
-	// pagesRequestTimeout bounds a request, a handshake, a bulk transfer.
+	// pagesRequestTimeout bounds a request and a handshake.
 	pagesRequestTimeout = 30 * time.Second
 )
 

@@ -200,6 +200,8 @@ func (bs *bulkServer) transfer() (mibps float64, cpuPerMiB time.Duration, err er
 		return 0, 0, fmt.Errorf("pages: bulk, %s: handshake: %w", bs.sec.label, err)
 	}
 	bs.sec.noteSuite(c)
+	// A transfer slower than 1 MiB/s has gone wrong.
+	c.SetDeadline(time.Now().Add(pagesRequestTimeout + time.Duration(bs.size>>20)*time.Second))
 	buf := make([]byte, bulkReadSize)
 	cpu0 := processCPU()
 	start := time.Now()
