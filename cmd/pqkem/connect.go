@@ -128,15 +128,25 @@ func (c *connectCmd) dial(ctx context.Context) (*noise.Conn, error) {
 func connectError(to string, err error) error {
 	switch {
 	case errors.Is(err, noise.ErrAuthentication):
-		return fmt.Errorf("handshake with %s failed: the server's key does not match -pub, or it runs another -cipher or -hash: %w", to, err)
+		return &explainedError{fmt.Sprintf("handshake with %s failed: the server's key does not match -pub, or it runs another -cipher or -hash (%v)", to, err), err}
 	case isClosedDuringHandshake(err):
-		return fmt.Errorf("handshake with %s failed: the server refused this client or is not speaking this protocol (its key may not match -pub, it may want another or no client key (-key), another -cipher or -hash, or not be a 'pqkem serve'): %w", to, err)
+		return &explainedError{fmt.Sprintf("handshake with %s failed: the server closed the connection: it refused this client or is not speaking this protocol (its key may not match -pub, it may want a -key it lists or no -key, another -cipher or -hash, or it is not a 'pqkem serve'; its log says which)", to), err}
 	}
 	if _, ok := errors.AsType[*net.OpError](err); ok {
 		return fmt.Errorf("-to: %w", err)
 	}
 	return fmt.Errorf("handshake with %s failed: %w", to, err)
 }
+
+// explainedError is an error worded for the user, wrapping the one it
+// explains.
+type explainedError struct {
+	msg string
+	err error
+}
+
+func (e *explainedError) Error() string { return e.msg }
+func (e *explainedError) Unwrap() error { return e.err }
 
 // stdio forwards standard input and output over one connection, until
 // the server closes its side.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -98,7 +99,7 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 	lg := newTunnelLog(out.Stderr, "serve", c.quiet)
 	clients := "any client that knows its public key"
 	if c.allow != "" {
-		clients = fmt.Sprintf("the %d client keys of %s", len(allowed), c.allow)
+		clients = fmt.Sprintf("only the clients whose keys are in %s (%d keys)", c.allow, len(allowed))
 	}
 	lg.printf("listening on %v, forwarding to %s, %v, server key %s, serving %s, at most %d connections at once",
 		ln.Addr(), c.to, cfg.Protocol, keyfile.Fingerprint(dk.EncapsulationKey()), clients, c.max)
@@ -135,7 +136,7 @@ func allowKeys(keys []kem.EncapsulationKey) func(kem.EncapsulationKey) error {
 func (c *serveCmd) serveConn(ctx context.Context, lg *tunnelLog, conn *noise.Conn) {
 	remote := conn.RemoteAddr()
 	if err := conn.HandshakeContext(ctx); err != nil {
-		lg.printf("%v: %s", remote, serveHandshakeError(err))
+		lg.printf("%v: %s", remote, serveHandshakeError(err, c.allow != "", conn.ConnectionState().Protocol))
 		return
 	}
 	who := remote.String()
@@ -158,14 +159,28 @@ func (c *serveCmd) serveConn(ctx context.Context, lg *tunnelLog, conn *noise.Con
 	}
 }
 
-// serveHandshakeError words a failed handshake for the server's log.
-func serveHandshakeError(err error) string {
+// serveHandshakeError words a failed handshake of protocol p for the
+// server's log; mutual says whether the server has -allow.
+func serveHandshakeError(err error, mutual bool, p noise.Protocol) string {
 	if re, ok := errors.AsType[*refusedKeyError](err); ok {
 		return "refused: " + re.Error()
 	}
-	switch {
-	case errors.Is(err, noise.ErrAuthentication):
+	if errors.Is(err, noise.ErrAuthentication) {
 		return fmt.Sprintf("handshake failed: %v: the client's -pub may not be this server's key, or it runs another -cipher or -hash", err)
+	}
+	// A first message of the size of the other pattern's: the client has
+	// a -key and the server no -allow, or the other way round. The sizes
+	// are public.
+	other := p
+	other.Pattern = noise.PQIK
+	hint := "; the client sent a pqIK handshake (it has a -key), but this server has no -allow list"
+	if mutual {
+		other.Pattern = noise.PQNK
+		hint = "; the client sent a pqNK handshake (it has no -key), but this server wants a client key of its -allow list"
+	}
+	if sizes, otherSizes := p.MessageSizes(), other.MessageSizes(); len(sizes) > 0 && len(otherSizes) > 0 &&
+		strings.Contains(err.Error(), fmt.Sprintf(" is %d bytes, want %d ", otherSizes[0], sizes[0])) {
+		return fmt.Sprintf("handshake failed: %v%s", err, hint)
 	}
 	return fmt.Sprintf("handshake failed: %v", err)
 }

@@ -304,7 +304,7 @@ func TestTunnelMutual(t *testing.T) {
 	os.WriteFile(allowFile, allow, 0o644)
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-allow", allowFile)
 	waitLog(t, srv.log, "Noise_pqIK_MLKEM512_AESGCM_SHA256")
-	waitLog(t, srv.log, "the 2 client keys of")
+	waitLog(t, srv.log, "(2 keys)")
 	pub := filepath.Join(dir, "server.pub")
 
 	old := stdin
@@ -317,10 +317,10 @@ func TestTunnelMutual(t *testing.T) {
 	bobFP := keyFingerprint(t, filepath.Join(dir, "bob.pub"))
 	waitLog(t, srv.log, "(client key "+bobFP+"): connected to")
 
-	connectFails(t, "the server refused this client or is not speaking this protocol", "-pub", pub, "-key", filepath.Join(dir, "mallory.pem"), "-to", srv.addr)
+	connectFails(t, "the server closed the connection: it refused this client or is not speaking this protocol", "-pub", pub, "-key", filepath.Join(dir, "mallory.pem"), "-to", srv.addr)
 	waitLog(t, srv.log, "refused: client key not allowed: "+keyFingerprint(t, filepath.Join(dir, "mallory.pub")))
-	connectFails(t, "the server refused this client or is not speaking this protocol", "-pub", pub, "-to", srv.addr)
-	waitLog(t, srv.log, "want 2400 for Noise_pqIK_MLKEM512_AESGCM_SHA256")
+	connectFails(t, "the server closed the connection: it refused this client or is not speaking this protocol", "-pub", pub, "-to", srv.addr)
+	waitLog(t, srv.log, "want 2400 for Noise_pqIK_MLKEM512_AESGCM_SHA256 (is the peer running this protocol?); the client sent a pqNK handshake (it has no -key)")
 	connectFails(t, "the client key must be of the server key's scheme", "-pub", pub, "-key", filepath.Join(dir, "other.pem"), "-to", srv.addr)
 
 	// A server key of one scheme and client keys of another.
@@ -361,9 +361,11 @@ func keyFingerprint(t *testing.T, pubFile string) string {
 func TestTunnelRefused(t *testing.T) {
 	checkTunnelLeaks(t)
 	dir := t.TempDir()
-	tunnelKeys(t, dir, "ML-KEM-768", "server", "impostor")
+	tunnelKeys(t, dir, "ML-KEM-768", "server", "impostor", "client")
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t))
 	pub := filepath.Join(dir, "server.pub")
+	connectFails(t, "the server closed the connection: it refused this client", "-pub", pub, "-key", filepath.Join(dir, "client.pem"), "-to", srv.addr)
+	waitLog(t, srv.log, "the client sent a pqIK handshake (it has a -key), but this server has no -allow list")
 
 	connectFails(t, "its key may not match -pub", "-pub", filepath.Join(dir, "impostor.pub"), "-to", srv.addr)
 	waitLog(t, srv.log, "handshake failed: noise: authentication failed: handshake message 0 from the initiator")
@@ -507,4 +509,56 @@ func TestTunnelUsage(t *testing.T) {
 			t.Errorf("pqkem %s: exit status %d, stderr %q; want %d and %q", strings.Join(tc.args, " "), code, stderr, tc.code, tc.want)
 		}
 	}
+}
+
+// TestTunnelMax checks that with -max 1 a second connection waits, its
+// handshake not answered, until the first ends.
+func TestTunnelMax(t *testing.T) {
+	checkTunnelLeaks(t)
+	dir := t.TempDir()
+	tunnelKeys(t, dir, "ML-KEM-768", "server")
+	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-max", "1")
+	first := dialNoise(t, dir, srv.addr)
+	roundTrip(t, first, "first")
+	pub, _ := keyfile.DecodePublicKey(mustRead(t, filepath.Join(dir, "server.pub")), nil)
+	cfg := &noise.Config{Protocol: noise.Protocol{Pattern: noise.PQNK, KEM: pub.Key.Scheme(), Cipher: noise.AESGCM, Hash: noise.SHA256},
+		PeerStaticKey: pub.Key, HandshakeTimeout: 300 * time.Millisecond}
+	if c, err := noise.Dial("tcp", srv.addr, cfg); err == nil || !strings.Contains(err.Error(), "handshake not complete within 300ms") {
+		t.Errorf("a second connection with -max 1: %v, want its handshake to wait", err)
+		if c != nil {
+			c.Close()
+		}
+	}
+	first.Close()
+	cfg.HandshakeTimeout = 5 * time.Second
+	c, err := noise.Dial("tcp", srv.addr, cfg)
+	if err != nil {
+		t.Fatalf("once the first connection has ended: %v", err)
+	}
+	roundTrip(t, c, "third")
+	c.Close()
+}
+
+// TestTunnelIdle checks -idle: a connection stays open while there is
+// traffic, and is closed after -idle without any.
+func TestTunnelIdle(t *testing.T) {
+	checkTunnelLeaks(t)
+	dir := t.TempDir()
+	tunnelKeys(t, dir, "ML-KEM-768", "server")
+	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-idle", "300ms")
+	c2 := dialNoise(t, dir, srv.addr)
+	defer c2.Close()
+	for range 6 {
+		roundTrip(t, c2, "tick")
+		time.Sleep(100 * time.Millisecond)
+	}
+	start := time.Now()
+	c2.SetDeadline(time.Now().Add(5 * time.Second))
+	if n, err := c2.Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("an idle connection: read %d bytes, %v; want io.EOF", n, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("an idle connection closed after %v, want about 300ms", d)
+	}
+	waitLog(t, srv.log, "idle timeout: nothing either way for 300ms")
 }
