@@ -157,10 +157,11 @@ func (c *connectCmd) stdio(out *cli.Output) error {
 	}
 	defer conn.Close()
 	sent := make(chan error, 1)
+	in := stdin
 	go func() {
 		// Standard input cannot be interrupted: this goroutine ends with
 		// its end, or with the process.
-		_, err := io.CopyBuffer(conn, struct{ io.Reader }{stdin}, make([]byte, forwardBufferSize))
+		_, err := io.CopyBuffer(conn, struct{ io.Reader }{in}, make([]byte, forwardBufferSize))
 		if err == nil {
 			err = conn.CloseWrite()
 		}
