@@ -17,7 +17,7 @@ import (
 
 var cmdConnect = &cli.Command{
 	Name:    "connect",
-	Summary: "open a PQNoise connection to 'pqkem serve' and forward standard input and output, or a local port",
+	Summary: "forward standard input and output, or a local port, over PQNoise to 'pqkem serve'",
 	Args:    "-pub FILE -to HOST:PORT [-key FILE] [-listen ADDR] [flags]",
 	Doc: `
 Connect is the client side of a tunnel: it opens a PQNoise connection to

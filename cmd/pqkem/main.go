@@ -15,7 +15,7 @@
 //	inspect  describe a key file without showing secrets
 //	pake     agree on a key with a peer who knows the same password (over TCP)
 //	serve    accept PQNoise connections and forward each to a TCP service
-//	connect  open a PQNoise connection to 'pqkem serve' and forward standard input and output, or a local port
+//	connect  forward standard input and output, or a local port, over PQNoise to 'pqkem serve'
 //	help     show help for pqkem or for one command
 //
 // Key files are PKCS#8 and SubjectPublicKeyInfo, PEM or DER, as RFC 9935

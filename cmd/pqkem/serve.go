@@ -37,8 +37,8 @@ and any other is refused with "client key not allowed" and its key's
 fingerprint in the log. A client that cannot connect to -to is logged,
 and its connection closed.` + tunnelHelp,
 	Example: `
-pqkem keygen -alg ML-KEM-768 -out server.pem && pqkem pub -in server.pem -out server.pub
 pqkem serve -key server.pem -listen :9443 -to 127.0.0.1:8080
+pqkem keygen -alg ML-KEM-768 -out server.pem && pqkem pub -in server.pem -out server.pub
 pqkem serve -key server.pem -listen :9443 -to 127.0.0.1:22 -allow clients.pub -cipher ChaChaPoly
 pqkem serve -key frodo.pem -listen 192.0.2.7:9443 -to 127.0.0.1:5432 -max 64 -idle 1h -quiet`,
 	New: func() cli.Runner { return new(serveCmd) },
