@@ -27,7 +27,8 @@ ProxyCommand). Standard input's end is sent as a half-close; the command
 ends, with status 0, when the server closes its side. With -listen, it
 instead listens on a local TCP address and opens one PQNoise connection
 for each local connection it accepts, forwarding it both ways, until
-SIGINT or SIGTERM.
+SIGINT or SIGTERM. Without -listen, -max and -grace do not apply, and
+SIGINT or SIGTERM ends the command at once (exit status 130 or 143).
 
 The server is authenticated: a server whose key is not -pub cannot
 complete the handshake. With -key, a private key of the same scheme as

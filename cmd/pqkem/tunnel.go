@@ -35,7 +35,8 @@ pinned certificate), or pqIK, in which the client also has a static key,
 sent encrypted in its first message, and the server accepts only the
 client keys it lists. The KEM is the scheme of the server's key (see
 'pqkem list'; eFrodoKEM is refused: its keys are not safe as long-term
-keys); the cipher and hash default to AESGCM and SHA256, and both sides
+keys; DHKEM-X25519-HKDF-SHA256 runs, as the classical baseline, but is
+not post-quantum); the cipher and hash default to AESGCM and SHA256, and both sides
 must use the same -cipher and -hash. The protocol name, such as
 Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed when the command starts.
 
@@ -159,9 +160,6 @@ func ptr[T any](v T) *T { return &v }
 
 // tunnelKeyError words an error reading the key file of a flag.
 func tunnelKeyError(flagName string, err error) error {
-	if errors.Is(err, keyfile.ErrNoOID) {
-		return fmt.Errorf("%s: %w (schemes without an object identifier, such as DHKEM-X25519-HKDF-SHA256, have keys in pqkem's PEM format only: write them with 'pqkem keygen -format pem')", flagName, err)
-	}
 	return fmt.Errorf("%s %w", flagName, err)
 }
 
