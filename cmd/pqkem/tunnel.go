@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -9,7 +10,6 @@ import (
 	"log"
 	"net"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -176,16 +176,16 @@ func readAllowedKeys(name string) ([]kem.EncapsulationKey, error) {
 	}
 	var keys []kem.EncapsulationKey
 	for i := 1; ; i++ {
-		start := strings.Index(string(data), "-----BEGIN ")
+		start := bytes.Index(data, []byte("-----BEGIN "))
 		if start < 0 {
 			break
 		}
-		end := strings.Index(string(data[start:]), "-----END ")
+		end := bytes.Index(data[start:], []byte("-----END "))
 		if end < 0 {
 			return nil, fmt.Errorf("-allow %s: key %d: a PEM block without its END line", displayName(name), i)
 		}
 		end += start
-		if eol := strings.IndexByte(string(data[end:]), '\n'); eol >= 0 {
+		if eol := bytes.IndexByte(data[end:], '\n'); eol >= 0 {
 			end += eol + 1
 		} else {
 			end = len(data)
