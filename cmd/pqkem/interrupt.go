@@ -90,12 +90,17 @@ func forgetPending(names ...string) {
 
 // handleInterrupts makes SIGINT and SIGTERM remove the pending files, say
 // so on standard error and exit with status 128 plus the signal's number,
-// as a shell reports a command the signal killed.
+// as a shell reports a command the signal killed; while a command that
+// stops gracefully is running (see [notifyStop]), it gets the signals
+// instead.
 func handleInterrupts() {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-c
+		for deliverStop(sig) {
+			sig = <-c
+		}
 		pending.Lock() // kept: the process exits
 		pending.stopped = true
 		for name := range pending.names {
@@ -108,4 +113,40 @@ func handleInterrupts() {
 		}
 		os.Exit(code)
 	}()
+}
+
+// stoppers are the channels of the commands running that stop gracefully
+// on SIGINT and SIGTERM (pqkem serve, pqkem connect).
+var stoppers = struct {
+	sync.Mutex
+	chans map[chan os.Signal]bool
+}{chans: make(map[chan os.Signal]bool)}
+
+// notifyStop makes SIGINT and SIGTERM send on the returned channel
+// instead of ending the process, until release is called: the command
+// stops gracefully, and exits with its own status.
+func notifyStop() (stop <-chan os.Signal, release func()) {
+	c := make(chan os.Signal, 2)
+	stoppers.Lock()
+	stoppers.chans[c] = true
+	stoppers.Unlock()
+	return c, func() {
+		stoppers.Lock()
+		delete(stoppers.chans, c)
+		stoppers.Unlock()
+	}
+}
+
+// deliverStop sends sig to the commands that stop gracefully and reports
+// whether there were any. Tests call it in place of a signal.
+func deliverStop(sig os.Signal) bool {
+	stoppers.Lock()
+	defer stoppers.Unlock()
+	for c := range stoppers.chans {
+		select {
+		case c <- sig:
+		default: // two signals not yet taken: the command is stopping
+		}
+	}
+	return len(stoppers.chans) > 0
 }

@@ -14,6 +14,8 @@
 //	decap    decapsulate a ciphertext with a private key
 //	inspect  describe a key file without showing secrets
 //	pake     agree on a key with a peer who knows the same password (over TCP)
+//	serve    accept PQNoise connections and forward each to a TCP service
+//	connect  forward standard input and output, or a local port, over PQNoise to 'pqkem serve'
 //	help     show help for pqkem or for one command
 //
 // Key files are PKCS#8 and SubjectPublicKeyInfo, PEM or DER, as RFC 9935
@@ -51,6 +53,8 @@ var program = &cli.Program{
 		cmdDecap,
 		cmdInspect,
 		cmdPake,
+		cmdServe,
+		cmdConnect,
 	},
 }
 

@@ -247,11 +247,9 @@ type pakeListener struct {
 	creds   *pake.Credentials
 	timeout time.Duration
 
-	mu        sync.Mutex
-	conns     map[net.Conn]bool // the connections being served
-	attempts  int               // msg2s sent
-	nAccepted int               // connections accepted
-	done      bool              // a verdict came: no further msg2
+	mu       sync.Mutex
+	attempts int  // msg2s sent
+	done     bool // a verdict came: no further msg2
 }
 
 func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
@@ -267,44 +265,24 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	if tl, ok := ln.(*net.TCPListener); ok {
 		tl.SetDeadline(time.Now().Add(f.timeout)) // the time to wait for peers
 	}
-	l := &pakeListener{creds: creds, timeout: f.timeout, conns: make(map[net.Conn]bool)}
+	l := &pakeListener{creds: creds, timeout: f.timeout}
 	results := make(chan pakeExchange)
-	accepting := make(chan error, 1)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		slots := make(chan struct{}, pakeMaxPeers)
-		for {
-			slots <- struct{}{} // wait for a free slot before accepting
-			conn, err := ln.Accept()
-			if err != nil {
-				accepting <- err
-				return
-			}
-			l.mu.Lock()
-			l.nAccepted++
-			l.mu.Unlock()
-			wg.Go(func() {
-				results <- l.serve(conn)
-				<-slots
-			})
-		}
-	})
+	pool := newConnPool(pakeMaxPeers)
+	accepting := pool.start(ln, func(conn net.Conn) { results <- l.serve(conn) })
 	// stop ends the accept loop and the connections still served, and
 	// waits for them; their results are dropped.
 	stop := func() {
 		l.mu.Lock()
 		l.done = true
-		for c := range l.conns {
-			c.Close()
-		}
 		l.mu.Unlock()
-		ln.Close()
+		pool.stopAccepting()
+		pool.closeAll()
 		go func() {
 			for r := range results {
 				clear(r.key)
 			}
 		}()
-		wg.Wait()
+		pool.wait()
 		close(results)
 	}
 	var acceptErr error
@@ -329,7 +307,7 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 		l.mu.Lock()
 		exhausted := l.attempts >= pakeMaxAttempts
 		l.mu.Unlock()
-		if !exhausted && accepting != nil || served < l.accepted() {
+		if !exhausted && accepting != nil || served < pool.acceptedCount() {
 			continue
 		}
 		stop()
@@ -346,31 +324,10 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	}
 }
 
-// accepted returns the number of connections accepted so far.
-func (l *pakeListener) accepted() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.nAccepted
-}
-
 // serve runs the exchange with one peer, within l.timeout from now.
 func (l *pakeListener) serve(conn net.Conn) pakeExchange {
 	r := pakeExchange{peer: conn.RemoteAddr()}
-	l.mu.Lock()
-	if l.done {
-		l.mu.Unlock()
-		conn.Close()
-		r.err = errors.New("the listener has stopped")
-		return r
-	}
-	l.conns[conn] = true
-	l.mu.Unlock()
-	defer func() {
-		l.mu.Lock()
-		delete(l.conns, conn)
-		l.mu.Unlock()
-		conn.Close()
-	}()
+	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(l.timeout))
 	r.key, r.err = pakeRespond(conn, l.creds, l.attempt)
 	r.verdict = r.err == nil || errors.Is(r.err, errPakeMismatch)

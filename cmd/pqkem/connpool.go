@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"net"
+	"sync"
+	"time"
+)
+
+// A connPool serves the connections a listener accepts, each in a
+// goroutine of its own, at most max at once: while max connections are
+// being served the pool does not call Accept, so further connections wait
+// in the listener's queue (the kernel's backlog) until one ends. The
+// listeners of pqkem pake, pqkem serve and pqkem connect -listen use it.
+type connPool struct {
+	max  int
+	quit chan struct{} // closed by stopAccepting
+	once sync.Once
+	ln   net.Listener
+	wg   sync.WaitGroup // the accept loop and the handlers
+
+	mu       sync.Mutex
+	conns    map[net.Conn]bool // the connections being served
+	accepted int               // connections accepted
+	closed   bool              // closeAll was called
+}
+
+func newConnPool(max int) *connPool {
+	return &connPool{max: max, quit: make(chan struct{}), conns: make(map[net.Conn]bool)}
+}
+
+// start accepts connections from ln in a goroutine of its own and runs
+// handle for each in another, until Accept fails or stopAccepting is
+// called; the connection is closed when handle returns. The channel
+// receives the error that ended the accept loop: Accept's, or nil after
+// stopAccepting. A temporary error of Accept (too many open files, a
+// connection aborted before it was accepted) is retried after a pause;
+// a timeout is not.
+func (p *connPool) start(ln net.Listener, handle func(net.Conn)) <-chan error {
+	p.ln = ln
+	done := make(chan error, 1)
+	p.wg.Go(func() { done <- p.acceptLoop(ln, handle) })
+	return done
+}
+
+func (p *connPool) acceptLoop(ln net.Listener, handle func(net.Conn)) error {
+	slots := make(chan struct{}, p.max)
+	pause := 5 * time.Millisecond
+	for {
+		select {
+		case slots <- struct{}{}: // wait for a free slot before accepting
+		case <-p.quit:
+			return nil
+		}
+		conn, err := ln.Accept()
+		if err != nil {
+			<-slots
+			select {
+			case <-p.quit:
+				return nil
+			default:
+			}
+			if isTemporary(err) {
+				select {
+				case <-time.After(pause):
+				case <-p.quit:
+					return nil
+				}
+				pause = min(2*pause, time.Second)
+				continue
+			}
+			return err
+		}
+		pause = 5 * time.Millisecond
+		if !p.add(conn) {
+			conn.Close()
+			<-slots
+			continue
+		}
+		p.wg.Go(func() {
+			defer func() {
+				p.remove(conn)
+				conn.Close()
+				<-slots
+			}()
+			handle(conn)
+		})
+	}
+}
+
+// isTemporary reports whether an error of Accept is worth retrying: not a
+// timeout (a deadline the caller set), but a condition such as EMFILE or
+// ECONNABORTED that the net package calls temporary.
+func isTemporary(err error) bool {
+	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+		return false
+	}
+	t, ok := errors.AsType[temporary](err)
+	return ok && t.Temporary()
+}
+
+type temporary interface {
+	error
+	Temporary() bool
+}
+
+func (p *connPool) add(conn net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.accepted++
+	if p.closed {
+		return false
+	}
+	p.conns[conn] = true
+	return true
+}
+
+func (p *connPool) remove(conn net.Conn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.conns, conn)
+}
+
+// stopAccepting ends the accept loop and closes the listener; the
+// connections being served go on.
+func (p *connPool) stopAccepting() {
+	p.once.Do(func() {
+		close(p.quit)
+		if p.ln != nil {
+			p.ln.Close()
+		}
+	})
+}
+
+// closeAll closes every connection being served, and any accepted after
+// it, so that their handlers return.
+func (p *connPool) closeAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for c := range p.conns {
+		c.Close()
+	}
+}
+
+// active returns the number of connections being served.
+func (p *connPool) active() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.conns)
+}
+
+// acceptedCount returns the number of connections accepted so far.
+func (p *connPool) acceptedCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.accepted
+}
+
+// wait waits for the accept loop, once stopped, and for every handler.
+func (p *connPool) wait() { p.wg.Wait() }
