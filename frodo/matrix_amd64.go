@@ -3,6 +3,7 @@
 package frodo
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
@@ -11,6 +12,12 @@ import (
 
 //go:noescape
 func aesRowAsm(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
+
+//go:noescape
+func aesRowVAES(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
+
+// cpuidVAES reports CPUID leaf 7's VAES bit (ECX bit 9).
+func cpuidVAES() bool
 
 //go:noescape
 func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
@@ -23,6 +30,24 @@ func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64
 
 // haveAESNI says whether the AES-NI row generator may run.
 var haveAESNI = cpu.X86.HasAES && cpu.X86.HasSSE41
+
+// haveVAES says whether the VAES row generator (VEX-encoded, on ymm) may
+// run: VAES and AVX2, whose flag in x/sys/cpu includes the OS's saving of
+// the ymm registers. x/sys/cpu reports VAES only with AVX-512
+// (HasAVX512VAES), which CPUs with VAES on ymm alone (AMD Zen 3) lack, so
+// the bit is read from CPUID directly.
+var haveVAES = haveAESNI && cpu.X86.HasAVX2 && cpuidVAES()
+
+// noVAES makes newAESECB choose AES-NI over VAES, for tests and
+// benchmarks (see forceAESNI).
+var noVAES atomic.Bool
+
+// forceAESNI makes newAESECB choose the AES-NI routine over VAES while on
+// is true, and returns a function that restores the previous setting.
+func forceAESNI(on bool) (restore func()) {
+	old := noVAES.Swap(on)
+	return func() { noVAES.Store(old) }
+}
 
 func dot8(out []uint16, row []uint16, st []uint16, n int) {
 	if cpuid.AVX2() && n%16 == 0 {
@@ -52,25 +77,32 @@ func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) {
 	axpy4x8Generic(bp, sp, r, i, n)
 }
 
-// aesECB is the AES-NI row generator: the expanded AES-128 key.
+// aesECB is the assembly row generator: the expanded AES-128 key, and
+// whether to use VAES (sixteen blocks at a time on ymm) or AES-NI (eight
+// on xmm).
 type aesECB struct {
-	rk [176]byte
+	rk   [176]byte
+	vaes bool
 }
 
-// newAESECB returns the AES-NI generator for key, or nil if the CPU lacks
-// AES-NI or a test forced the generic path.
+// newAESECB returns the assembly generator for key, or nil if the CPU
+// lacks AES-NI or a test forced the generic path.
 func newAESECB(key []byte) *aesECB {
 	if !haveAESNI || cpuid.AVX2() != cpuid.HasAVX2() {
 		return nil
 	}
-	e := new(aesECB)
+	e := &aesECB{vaes: haveVAES && !noVAES.Load()}
 	expandKey128(&e.rk, key)
 	return e
 }
 
 func (e *aesECB) rows4(i, n int, r *rowBuf) {
 	for k := range 4 {
-		aesRowAsm(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+		if e.vaes {
+			aesRowVAES(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+		} else {
+			aesRowAsm(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+		}
 	}
 }
 
