@@ -299,6 +299,16 @@ func TestGenericPath(t *testing.T) {
 	}
 }
 
+// TestGenericPathAESNI is TestGenericPath with the AES-NI row generator,
+// where the default is VAES.
+func TestGenericPathAESNI(t *testing.T) {
+	if !frodo.HasVAES {
+		t.Skip("no VAES: TestGenericPath compared the AES-NI path")
+	}
+	defer frodo.ForceAESNI(true)()
+	TestGenericPath(t)
+}
+
 // eFrodoKEM-640-SHAKE is CIRCL's frodo640shake: the same keys, ciphertexts
 // and shared keys from the same seeds, 100 of them (1,000 with
 // -frodo.stress and the assembly, 10 under the race detector), in two

@@ -132,6 +132,36 @@ func TestKATFull100(t *testing.T) {
 	if !*full100 && !cpuid.HasAVX2() {
 		t.Logf("no assembly: regenerating only %d of the 12 sets (-frodo.full100 for all)", len(full100Subset))
 	}
+	katFull100(t, func(p *frodo.ParameterSet) bool {
+		return *full100 || cpuid.HasAVX2() || full100Subset[p.Name()]
+	})
+}
+
+// TestKATFull100AESNI is TestKATFull100's AES sets with the AES-NI row
+// generator, where the default is VAES.
+func TestKATFull100AESNI(t *testing.T) {
+	if testing.Short() && !*full100 {
+		t.Skip("the 100-case regeneration runs without -short (or with -frodo.full100)")
+	}
+	if !frodo.HasVAES {
+		t.Skip("no VAES: TestKATFull100 ran the AES-NI path")
+	}
+	t.Cleanup(frodo.ForceAESNI(true)) // after the parallel subtests
+	katFull100(t, func(p *frodo.ParameterSet) bool { return strings.HasSuffix(p.Name(), "-AES") })
+}
+
+// TestKATAESNI is TestKAT with the AES-NI row generator, where the default
+// is VAES.
+func TestKATAESNI(t *testing.T) {
+	if !frodo.HasVAES {
+		t.Skip("no VAES: TestKAT ran the AES-NI path")
+	}
+	t.Cleanup(frodo.ForceAESNI(true)) // after the parallel subtests
+	TestKAT(t)
+}
+
+// katFull100 regenerates the 100 cases of each set for which run is true.
+func katFull100(t *testing.T, run func(*frodo.ParameterSet) bool) {
 	const sums = "frodo/FULL100-SHA256SUMS"
 	want := make(map[string]string)
 	for _, line := range vectors.Lines(t, sums) {
@@ -154,7 +184,7 @@ func TestKATFull100(t *testing.T) {
 	}
 
 	for _, p := range frodo.ParameterSets() {
-		if !*full100 && !cpuid.HasAVX2() && !full100Subset[p.Name()] {
+		if !run(p) {
 			continue
 		}
 		t.Run(p.Name(), func(t *testing.T) {

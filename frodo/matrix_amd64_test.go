@@ -3,11 +3,14 @@
 package frodo
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"testing"
+
+	"github.com/pqkem/pqkem/internal/vectors"
 )
 
 // aesRowRoutines are the assembly row generators this CPU can run.
@@ -130,4 +133,43 @@ func FuzzAESRow(f *testing.F) {
 		}
 		checkAESRow(t, key, i, int(nblocks))
 	})
+}
+
+// The CCS 2016 vectors (frodotest's TestCCS2016Vectors on the default
+// path) with the AES-NI row generator, where the default is VAES: Alice's
+// and Bob's messages and Bob's key.
+func TestCCS2016VectorsAESNI(t *testing.T) {
+	if !haveVAES {
+		t.Skip("no VAES: frodotest's TestCCS2016Vectors ran the AES-NI path")
+	}
+	defer forceAESNI(true)()
+	for _, tc := range []struct {
+		file string
+		set  *KeyExchangeSet
+	}{
+		{"frodo-ccs2016/recommended.json", ccsRecommended},
+		{"frodo-ccs2016/paranoid.json", ccsParanoid},
+	} {
+		var v struct {
+			Cases []struct {
+				Index    int    `json:"index"`
+				AliceRNG string `json:"alice_rng"`
+				BobRNG   string `json:"bob_rng"`
+				MsgAlice string `json:"msg_alice"`
+				MsgBob   string `json:"msg_bob"`
+				KeyBob   string `json:"key_bob"`
+			} `json:"cases"`
+		}
+		vectors.ReadJSONLax(t, tc.file, &v) // the other fields are frodotest's
+		if len(v.Cases) == 0 {
+			t.Fatalf("%s: no cases", tc.file)
+		}
+		for _, c := range v.Cases {
+			msgA, _ := tc.set.alice0(vectors.Hex(t, c.AliceRNG))
+			msgB, keyB := tc.set.bob(msgA, vectors.Hex(t, c.BobRNG))
+			if !bytes.Equal(msgA, vectors.Hex(t, c.MsgAlice)) || !bytes.Equal(msgB, vectors.Hex(t, c.MsgBob)) || !bytes.Equal(keyB, vectors.Hex(t, c.KeyBob)) {
+				t.Fatalf("%s case %d: differs from the vector", tc.set.Name(), c.Index)
+			}
+		}
+	}
 }

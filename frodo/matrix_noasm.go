@@ -34,3 +34,9 @@ type rowScratch = [4][shakeRowBuf]byte
 
 // sample replaces each entry of s with a sample of the error distribution.
 func (p *ParameterSet) sample(s []uint16) { p.sampleGeneric(s) }
+
+// haveVAES is false: this build has no assembly.
+const haveVAES = false
+
+// forceAESNI has nothing to switch in this build.
+func forceAESNI(on bool) (restore func()) { return func() {} }
