@@ -1,10 +1,5 @@
 package frodo
 
-// For the external tests: the AES row generator's paths.
-var (
-	// HasVAES says whether the default AES path is VAES.
-	HasVAES = haveVAES
-	// ForceAESNI makes new operations use AES-NI over VAES (see
-	// forceAESNI).
-	ForceAESNI = forceAESNI
-)
+// AESImpls lists the assembly AES row generators this build and CPU run,
+// the default first, and ForceAES makes new operations use the one named.
+var AESImpls, ForceAES = aesImplsByName()

@@ -299,14 +299,18 @@ func TestGenericPath(t *testing.T) {
 	}
 }
 
-// TestGenericPathAESNI is TestGenericPath with the AES-NI row generator,
-// where the default is VAES.
-func TestGenericPathAESNI(t *testing.T) {
-	if !frodo.HasVAES {
-		t.Skip("no VAES: TestGenericPath compared the AES-NI path")
+// TestGenericPathAESImpls is TestGenericPath on each AES row generator
+// but the default.
+func TestGenericPathAESImpls(t *testing.T) {
+	if len(frodo.AESImpls) < 2 {
+		t.Skip("one AES implementation: TestGenericPath compared it")
 	}
-	defer frodo.ForceAESNI(true)()
-	TestGenericPath(t)
+	for _, impl := range frodo.AESImpls[1:] {
+		t.Run(impl, func(t *testing.T) {
+			defer frodo.ForceAES(impl)()
+			TestGenericPath(t)
+		})
+	}
 }
 
 // eFrodoKEM-640-SHAKE is CIRCL's frodo640shake: the same keys, ciphertexts

@@ -137,27 +137,36 @@ func TestKATFull100(t *testing.T) {
 	})
 }
 
-// TestKATFull100AESNI is TestKATFull100's AES sets with the AES-NI row
-// generator, where the default is VAES.
-func TestKATFull100AESNI(t *testing.T) {
+// TestKATFull100AESImpls is TestKATFull100 on each AES row generator but
+// the default: FrodoKEM-640-AES, and all six AES sets with -frodo.full100.
+func TestKATFull100AESImpls(t *testing.T) {
 	if testing.Short() && !*full100 {
 		t.Skip("the 100-case regeneration runs without -short (or with -frodo.full100)")
 	}
-	if !frodo.HasVAES {
-		t.Skip("no VAES: TestKATFull100 ran the AES-NI path")
+	if len(frodo.AESImpls) < 2 {
+		t.Skip("one AES implementation: TestKATFull100 ran it")
 	}
-	t.Cleanup(frodo.ForceAESNI(true)) // after the parallel subtests
-	katFull100(t, func(p *frodo.ParameterSet) bool { return strings.HasSuffix(p.Name(), "-AES") })
+	for _, impl := range frodo.AESImpls[1:] {
+		t.Run(impl, func(t *testing.T) {
+			t.Cleanup(frodo.ForceAES(impl)) // after the parallel subtests
+			katFull100(t, func(p *frodo.ParameterSet) bool {
+				return p.Name() == "FrodoKEM-640-AES" || *full100 && strings.HasSuffix(p.Name(), "-AES")
+			})
+		})
+	}
 }
 
-// TestKATAESNI is TestKAT with the AES-NI row generator, where the default
-// is VAES.
-func TestKATAESNI(t *testing.T) {
-	if !frodo.HasVAES {
-		t.Skip("no VAES: TestKAT ran the AES-NI path")
+// TestKATAESImpls is TestKAT on each AES row generator but the default.
+func TestKATAESImpls(t *testing.T) {
+	if len(frodo.AESImpls) < 2 {
+		t.Skip("one AES implementation: TestKAT ran it")
 	}
-	t.Cleanup(frodo.ForceAESNI(true)) // after the parallel subtests
-	TestKAT(t)
+	for _, impl := range frodo.AESImpls[1:] {
+		t.Run(impl, func(t *testing.T) {
+			t.Cleanup(frodo.ForceAES(impl)) // after the parallel subtests
+			TestKAT(t)
+		})
+	}
 }
 
 // katFull100 regenerates the 100 cases of each set for which run is true.

@@ -357,6 +357,205 @@ vdone:
 	VZEROUPPER
 	RET
 
+// The first dword of each 128-bit lane of the zmm counter: the column
+// offsets 8b << 16 of the lane's block b = 0..3, and the step of four.
+DATA vaesLanes<>+0(SB)/4, $0
+DATA vaesLanes<>+16(SB)/4, $0x80000
+DATA vaesLanes<>+32(SB)/4, $0x100000
+DATA vaesLanes<>+48(SB)/4, $0x180000
+DATA vaesLanes<>+64(SB)/4, $0x200000
+DATA vaesLanes<>+80(SB)/4, $0x200000
+DATA vaesLanes<>+96(SB)/4, $0x200000
+DATA vaesLanes<>+112(SB)/4, $0x200000
+GLOBL vaesLanes<>(SB), RODATA|NOPTR, $128
+
+// func aesRowVAES512(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
+//
+// aesRowVAES on zmm registers (AVX-512F and VAES): four blocks per
+// instruction, eight registers (32 blocks) through the rounds together.
+// The last batch is encrypted whole and stored under a mask of its
+// remaining blocks, so no branch depends on which of them remain (and
+// nblocks is public anyway). 8*nblocks must stay below 65536.
+TEXT ·aesRowVAES512(SB), NOSPLIT, $0-32
+	MOVQ rk+0(FP), AX
+	MOVQ out+8(FP), DI
+	MOVQ i+16(FP), R9
+	ANDQ $0xffff, R9
+	MOVQ nblocks+24(FP), CX
+	TESTQ CX, CX
+	JZ    zdone
+
+	// Z8: LE16(i) || LE16(8b) || 0^96 for blocks b = 0..3, one a lane;
+	// Z9 steps each lane four blocks on.
+	VMOVQ      R9, X8
+	VSHUFI64X2 $0, Z8, Z8, Z8
+	VPADDD     vaesLanes<>+0(SB), Z8, Z8
+	VMOVDQU64  vaesLanes<>+64(SB), Z9
+	// Z11 and Z12: the first and last round keys in all four lanes;
+	// the other nine are broadcast into Z10 round by round.
+	VBROADCASTI32X4 0(AX), Z11
+	VBROADCASTI32X4 160(AX), Z12
+
+zloop:
+	// 32 inputs, whitened with round key 0.
+	VPXORD  Z11, Z8, Z0
+	VPADDD  Z9, Z8, Z8
+	VPXORD  Z11, Z8, Z1
+	VPADDD  Z9, Z8, Z8
+	VPXORD  Z11, Z8, Z2
+	VPADDD  Z9, Z8, Z8
+	VPXORD  Z11, Z8, Z3
+	VPADDD  Z9, Z8, Z8
+	VPXORD  Z11, Z8, Z4
+	VPADDD  Z9, Z8, Z8
+	VPXORD  Z11, Z8, Z5
+	VPADDD  Z9, Z8, Z8
+	VPXORD  Z11, Z8, Z6
+	VPADDD  Z9, Z8, Z8
+	VPXORD  Z11, Z8, Z7
+	VPADDD  Z9, Z8, Z8
+	// Round 1.
+	VBROADCASTI32X4 16(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 2.
+	VBROADCASTI32X4 32(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 3.
+	VBROADCASTI32X4 48(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 4.
+	VBROADCASTI32X4 64(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 5.
+	VBROADCASTI32X4 80(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 6.
+	VBROADCASTI32X4 96(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 7.
+	VBROADCASTI32X4 112(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 8.
+	VBROADCASTI32X4 128(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 9.
+	VBROADCASTI32X4 144(AX), Z10
+	VAESENC Z10, Z0, Z0
+	VAESENC Z10, Z1, Z1
+	VAESENC Z10, Z2, Z2
+	VAESENC Z10, Z3, Z3
+	VAESENC Z10, Z4, Z4
+	VAESENC Z10, Z5, Z5
+	VAESENC Z10, Z6, Z6
+	VAESENC Z10, Z7, Z7
+	// Round 10.
+	VAESENCLAST Z12, Z0, Z0
+	VAESENCLAST Z12, Z1, Z1
+	VAESENCLAST Z12, Z2, Z2
+	VAESENCLAST Z12, Z3, Z3
+	VAESENCLAST Z12, Z4, Z4
+	VAESENCLAST Z12, Z5, Z5
+	VAESENCLAST Z12, Z6, Z6
+	VAESENCLAST Z12, Z7, Z7
+
+	// R11: one bit per quadword of this batch to store, two per block:
+	// all 64 for a whole batch, the low 2*CX bits for the last.
+	MOVQ  $-1, R11
+	CMPQ  CX, $32
+	JAE   zstore
+	MOVQ  CX, R12
+	SHLQ  $1, R12
+	BZHIQ R12, R11, R11
+
+zstore:
+	// Register k takes mask bits 8k..8k+7.
+	KMOVW     R11, K1
+	VMOVDQU64 Z0, K1, 0(DI)
+	SHRQ      $8, R11
+	KMOVW     R11, K1
+	VMOVDQU64 Z1, K1, 64(DI)
+	SHRQ      $8, R11
+	KMOVW     R11, K1
+	VMOVDQU64 Z2, K1, 128(DI)
+	SHRQ      $8, R11
+	KMOVW     R11, K1
+	VMOVDQU64 Z3, K1, 192(DI)
+	SHRQ      $8, R11
+	KMOVW     R11, K1
+	VMOVDQU64 Z4, K1, 256(DI)
+	SHRQ      $8, R11
+	KMOVW     R11, K1
+	VMOVDQU64 Z5, K1, 320(DI)
+	SHRQ      $8, R11
+	KMOVW     R11, K1
+	VMOVDQU64 Z6, K1, 384(DI)
+	SHRQ      $8, R11
+	KMOVW     R11, K1
+	VMOVDQU64 Z7, K1, 448(DI)
+	ADDQ $512, DI
+	SUBQ $32, CX
+	JA   zloop
+
+zdone:
+	VZEROUPPER
+	RET
+
 // func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
 //
 // out[k] += sum_j row[j] * st[k*n + j] (mod 2^16) for k = 0..7. n is a

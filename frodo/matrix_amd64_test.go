@@ -13,27 +13,26 @@ import (
 	"github.com/pqkem/pqkem/internal/vectors"
 )
 
-// aesRowRoutines are the assembly row generators this CPU can run.
-func aesRowRoutines(t testing.TB) []struct {
+// aesRowRoutine is an assembly row generator.
+type aesRowRoutine struct {
 	name string
 	f    func(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
-} {
+}
+
+// aesRowRoutines are the assembly row generators this CPU can run.
+func aesRowRoutines(t testing.TB) []aesRowRoutine {
 	if !haveAESNI {
 		t.Skip("no AES-NI")
 	}
-	r := []struct {
-		name string
-		f    func(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
-	}{{"AES-NI", aesRowAsm}}
-	if haveVAES {
-		r = append(r, struct {
-			name string
-			f    func(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
-		}{"VAES", aesRowVAES})
-	} else {
-		t.Log("no VAES: only the AES-NI routine is compared")
+	all := [...]aesRowRoutine{
+		aesNI:      {aesImplNames[aesNI], aesRowAsm},
+		aesVAES:    {aesImplNames[aesVAES], aesRowVAES},
+		aesVAES512: {aesImplNames[aesVAES512], aesRowVAES512},
 	}
-	return r
+	if aesBest < aesVAES512 {
+		t.Logf("only %s and slower on this CPU", aesImplNames[aesBest])
+	}
+	return all[:aesBest+1]
 }
 
 // checkAESRow runs each routine on one row and compares it with
@@ -95,32 +94,37 @@ func TestAESRowRoutines(t *testing.T) {
 	}
 }
 
-// A whole row of every AES parameter set on each routine, through rows4.
-func TestAESRowsVAES(t *testing.T) {
-	if !haveVAES {
-		t.Skip("no VAES")
+// Rows of every AES parameter set through rows4, on each implementation
+// against the default.
+func TestAESRowsImpls(t *testing.T) {
+	if !haveAESNI || aesBest == aesNI {
+		t.Skip("only AES-NI on this CPU")
 	}
 	for _, p := range []*ParameterSet{FrodoKEM640AES(), FrodoKEM976AES(), FrodoKEM1344AES(), ccsRecommended.p, ccsParanoid.p} {
-		t.Run(fmt.Sprint(p.n), func(t *testing.T) {
-			seed := make([]byte, 16)
-			rand.Read(seed)
-			var v, ni matrixA
-			v.init(p, seed)
-			restore := forceAESNI(true)
-			ni.init(p, seed)
+		seed := make([]byte, 16)
+		rand.Read(seed)
+		var best matrixA
+		best.init(p, seed)
+		if best.ecb == nil || best.ecb.impl != aesBest {
+			t.Fatal("the default is not the fastest implementation")
+		}
+		for impl := aesNI; impl < aesBest; impl++ {
+			var a matrixA
+			restore := forceAES(impl)
+			a.init(p, seed)
 			restore()
-			if v.ecb == nil || !v.ecb.vaes || ni.ecb == nil || ni.ecb.vaes {
-				t.Fatal("the paths were not the ones asked for")
+			if a.ecb == nil || a.ecb.impl != impl {
+				t.Fatalf("forcing %s did not take", aesImplNames[impl])
 			}
 			var r1, r2 rowBuf
 			for _, i := range []int{0, 4, p.n - 4} {
-				v.rows4(i, &r1)
-				ni.rows4(i, &r2)
+				best.rows4(i, &r1)
+				a.rows4(i, &r2)
 				if r1.rows != r2.rows {
-					t.Fatalf("rows %d..%d differ between VAES and AES-NI", i, i+3)
+					t.Fatalf("n = %d: rows %d..%d differ between %s and %s", p.n, i, i+3, aesImplNames[aesBest], aesImplNames[impl])
 				}
 			}
-		})
+		}
 	}
 }
 
@@ -136,13 +140,21 @@ func FuzzAESRow(f *testing.F) {
 }
 
 // The CCS 2016 vectors (frodotest's TestCCS2016Vectors on the default
-// path) with the AES-NI row generator, where the default is VAES: Alice's
-// and Bob's messages and Bob's key.
-func TestCCS2016VectorsAESNI(t *testing.T) {
-	if !haveVAES {
-		t.Skip("no VAES: frodotest's TestCCS2016Vectors ran the AES-NI path")
+// path) on each slower AES implementation: Alice's and Bob's messages
+// and Bob's key.
+func TestCCS2016VectorsAESImpls(t *testing.T) {
+	if !haveAESNI || aesBest == aesNI {
+		t.Skip("only AES-NI: frodotest's TestCCS2016Vectors ran it")
 	}
-	defer forceAESNI(true)()
+	for impl := aesNI; impl < aesBest; impl++ {
+		t.Run(aesImplNames[impl], func(t *testing.T) {
+			defer forceAES(impl)()
+			testCCS2016Vectors(t)
+		})
+	}
+}
+
+func testCCS2016Vectors(t *testing.T) {
 	for _, tc := range []struct {
 		file string
 		set  *KeyExchangeSet
@@ -170,6 +182,23 @@ func TestCCS2016VectorsAESNI(t *testing.T) {
 			if !bytes.Equal(msgA, vectors.Hex(t, c.MsgAlice)) || !bytes.Equal(msgB, vectors.Hex(t, c.MsgBob)) || !bytes.Equal(keyB, vectors.Hex(t, c.KeyBob)) {
 				t.Fatalf("%s case %d: differs from the vector", tc.set.Name(), c.Index)
 			}
+		}
+	}
+}
+
+// BenchmarkAESRow is one row of A on each assembly routine, for each n.
+func BenchmarkAESRow(b *testing.B) {
+	var rk [176]byte
+	expandKey128(&rk, make([]byte, 16))
+	var out [maxN]uint16
+	for _, r := range aesRowRoutines(b) {
+		for _, n := range []int{640, 976, 1344} {
+			b.Run(fmt.Sprintf("%s/%d", r.name, n), func(b *testing.B) {
+				b.SetBytes(int64(2 * n))
+				for b.Loop() {
+					r.f(&rk, &out[0], 1, uint64(n/8))
+				}
+			})
 		}
 	}
 }

@@ -35,8 +35,7 @@ type rowScratch = [4][shakeRowBuf]byte
 // sample replaces each entry of s with a sample of the error distribution.
 func (p *ParameterSet) sample(s []uint16) { p.sampleGeneric(s) }
 
-// haveVAES is false: this build has no assembly.
-const haveVAES = false
-
-// forceAESNI has nothing to switch in this build.
-func forceAESNI(on bool) (restore func()) { return func() {} }
+// aesImplsByName lists no implementations: this build has no assembly.
+func aesImplsByName() (names []string, force func(name string) (restore func())) {
+	return nil, func(string) func() { panic("frodo: no AES assembly in this build") }
+}
