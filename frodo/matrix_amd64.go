@@ -65,9 +65,6 @@ var aesBest = func() aesImpl {
 	}
 }()
 
-// haveVAES says whether the default AES path is one of the VAES ones.
-var haveVAES = haveAESNI && aesBest >= aesVAES
-
 // aesForced is 1 + the implementation forceAES asked for, or 0.
 var aesForced atomic.Int32
 

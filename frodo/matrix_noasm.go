@@ -8,7 +8,8 @@ func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row
 
 func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) { axpy4x8Generic(bp, sp, r, i, n) }
 
-// aesECB is the AES-NI path, which this build does not have.
+// aesECB is the assembly path (AES-NI or VAES), which this build does not
+// have.
 type aesECB struct{}
 
 func newAESECB(key []byte) *aesECB { return nil }
