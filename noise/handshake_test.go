@@ -246,6 +246,24 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// TestShortMessage checks that ReadMessage refuses a message shorter
+// than the protocol's with a *noise.MessageSizeError.
+func TestShortMessage(t *testing.T) {
+	s, _ := kem.ByName("ML-KEM-768")
+	p := noise.Protocol{Pattern: noise.PQNN, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
+	hs, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := p.MessageSizes()[0]
+	_, err = hs.ReadMessage(nil, make([]byte, want-1))
+	se, ok := errors.AsType[*noise.MessageSizeError](err)
+	if !ok || se.Protocol != p || se.Message != 0 || se.Got != want-1 || se.Want != want || !se.AtLeast ||
+		err.Error() != fmt.Sprintf("noise: handshake message 0 of %v is %d bytes, want at least %d", p, want-1, want) {
+		t.Errorf("ReadMessage of %d bytes: %v (%#v), want a *noise.MessageSizeError", want-1, err, se)
+	}
+}
+
 func TestEphemeralOnlyRefused(t *testing.T) {
 	for _, s := range kem.All() {
 		if !kem.EphemeralOnly(s) {

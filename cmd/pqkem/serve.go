@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -178,9 +177,10 @@ func serveHandshakeError(err error, mutual bool, p noise.Protocol) string {
 		other.Pattern = noise.PQNK
 		hint = "; the client sent a pqNK handshake (it has no -key), but this server wants a client key of its -allow list"
 	}
-	if sizes, otherSizes := p.MessageSizes(), other.MessageSizes(); len(sizes) > 0 && len(otherSizes) > 0 &&
-		strings.Contains(err.Error(), fmt.Sprintf(" is %d bytes, want %d ", otherSizes[0], sizes[0])) {
-		return fmt.Sprintf("handshake failed: %v%s", err, hint)
+	if se, ok := errors.AsType[*noise.MessageSizeError](err); ok && se.Message == 0 {
+		if otherSizes := other.MessageSizes(); len(otherSizes) > 0 && se.Got == otherSizes[0] {
+			return fmt.Sprintf("handshake failed: %v%s", err, hint)
+		}
 	}
 	return fmt.Sprintf("handshake failed: %v", err)
 }
