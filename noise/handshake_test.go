@@ -340,6 +340,38 @@ func TestNames(t *testing.T) {
 	}
 }
 
+// TestParseCipherHash checks ParseCipher and ParseHash: each name given
+// by String parses back, and other names are errors that list the valid
+// ones.
+func TestParseCipherHash(t *testing.T) {
+	if got := noise.Ciphers(); !slices.Equal(got, ciphers) {
+		t.Errorf("Ciphers() = %v, want %v", got, ciphers)
+	}
+	if got := noise.Hashes(); !slices.Equal(got, hashes) {
+		t.Errorf("Hashes() = %v, want %v", got, hashes)
+	}
+	for _, c := range ciphers {
+		if got, err := noise.ParseCipher(c.String()); got != c || err != nil {
+			t.Errorf("ParseCipher(%q) = %v, %v", c.String(), got, err)
+		}
+	}
+	for _, h := range hashes {
+		if got, err := noise.ParseHash(h.String()); got != h || err != nil {
+			t.Errorf("ParseHash(%q) = %v, %v", h.String(), got, err)
+		}
+	}
+	for _, name := range []string{"", "AES", "aesgcm", "Cipher(1)", "SHA256"} {
+		if got, err := noise.ParseCipher(name); got != 0 || err == nil || err.Error() != fmt.Sprintf("noise: unknown cipher %q, want ChaChaPoly or AESGCM", name) {
+			t.Errorf("ParseCipher(%q) = %v, %v", name, got, err)
+		}
+	}
+	for _, name := range []string{"", "SHA3", "sha256", "Hash(1)", "AESGCM"} {
+		if got, err := noise.ParseHash(name); got != 0 || err == nil || err.Error() != fmt.Sprintf("noise: unknown hash %q, want SHA256, SHA512, BLAKE2s or BLAKE2b", name) {
+			t.Errorf("ParseHash(%q) = %v, %v", name, got, err)
+		}
+	}
+}
+
 // TestTamper flips a byte at the start, in the middle and at the end of
 // every handshake message of every pattern: the handshake must fail with
 // an error, and no later than its last message.

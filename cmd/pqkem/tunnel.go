@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -82,8 +83,8 @@ const (
 )
 
 func (f *tunnelFlags) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: AESGCM or ChaChaPoly (the same on both sides)")
-	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: SHA256, SHA512, BLAKE2s or BLAKE2b (the same on both sides)")
+	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers())+" (the same on both sides)")
+	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes())+" (the same on both sides)")
 	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "the longest a whole handshake, or connecting to -to, may take")
 	fs.DurationVar(&f.idle, "idle", 0, "close a forwarded connection after this `duration` without traffic either way; 0 means no limit")
 	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are closed")
@@ -93,12 +94,13 @@ func (f *tunnelFlags) addFlags(fs *flag.FlagSet) {
 
 // check checks the shared flags and parses -cipher and -hash.
 func (f *tunnelFlags) check() error {
-	var ok bool
-	if f.noiseCipher, ok = parseNoiseName(f.cipher, noise.AESGCM, noise.ChaChaPoly); !ok {
-		return cli.Usagef("-cipher: unknown cipher %q, want AESGCM or ChaChaPoly", f.cipher)
+	var err error
+	// "-cipher: unknown cipher ...", not "-cipher: noise: unknown ...".
+	if f.noiseCipher, err = noise.ParseCipher(f.cipher); err != nil {
+		return cli.Usagef("-cipher: %s", strings.TrimPrefix(err.Error(), "noise: "))
 	}
-	if f.noiseHash, ok = parseNoiseName(f.hash, noise.SHA256, noise.SHA512, noise.BLAKE2s, noise.BLAKE2b); !ok {
-		return cli.Usagef("-hash: unknown hash %q, want SHA256, SHA512, BLAKE2s or BLAKE2b", f.hash)
+	if f.noiseHash, err = noise.ParseHash(f.hash); err != nil {
+		return cli.Usagef("-hash: %s", strings.TrimPrefix(err.Error(), "noise: "))
 	}
 	switch {
 	case f.timeout <= 0:
@@ -113,15 +115,13 @@ func (f *tunnelFlags) check() error {
 	return nil
 }
 
-// parseNoiseName returns the value among values whose Noise name is name.
-func parseNoiseName[T fmt.Stringer](name string, values ...T) (T, bool) {
-	for _, v := range values {
-		if v.String() == name {
-			return v, true
-		}
+// noiseNames lists the Noise names of values, for the flags' help.
+func noiseNames[T fmt.Stringer](values []T) string {
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = v.String()
 	}
-	var zero T
-	return zero, false
+	return strings.Join(names, ", ")
 }
 
 // protocol returns the protocol of a tunnel with the flags' cipher and
