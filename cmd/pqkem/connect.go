@@ -65,10 +65,8 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	for _, r := range [][2]string{{"pub", c.pub}, {"to", c.to}} {
-		if err := required(r[0], r[1]); err != nil {
-			return err
-		}
+	if err := required("pub", c.pub, "to", c.to); err != nil {
+		return err
 	}
 	if err := c.check(); err != nil {
 		return err

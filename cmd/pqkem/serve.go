@@ -61,10 +61,8 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	for _, r := range [][2]string{{"key", c.key}, {"listen", c.listen}, {"to", c.to}} {
-		if err := required(r[0], r[1]); err != nil {
-			return err
-		}
+	if err := required("key", c.key, "listen", c.listen, "to", c.to); err != nil {
+		return err
 	}
 	if err := c.check(); err != nil {
 		return err
