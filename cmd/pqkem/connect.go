@@ -81,12 +81,12 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 			return err
 		}
 		if dk.Scheme().Name() != ek.Scheme().Name() {
-			return fmt.Errorf("-key %s is a %s key, but the server's key (-pub) is %s: the client key must be of the server key's scheme", c.key, dk.Scheme().Name(), ek.Scheme().Name())
+			return fmt.Errorf("-key %s is a %s key, but the server's key (-pub) is %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
 		}
 	}
 	p := c.protocol(dk != nil, ek.Scheme())
 	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, RemoteStaticKey: ek}); err != nil {
-		return fmt.Errorf("-pub %s: %w", c.pub, err)
+		return fmt.Errorf("-pub %s: %w", displayName(c.pub), err)
 	}
 	c.cfg = &noise.Config{Protocol: p, StaticKey: dk, PeerStaticKey: ek, HandshakeTimeout: c.timeout}
 	lg := newTunnelLog(out.Stderr, "connect", c.quiet)

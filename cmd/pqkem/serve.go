@@ -80,7 +80,7 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 		}
 		for i, k := range allowed {
 			if k.Scheme().Name() != s.Name() {
-				return fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", c.allow, i+1, k.Scheme().Name(), s.Name())
+				return fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, k.Scheme().Name(), s.Name())
 			}
 		}
 		cfg.VerifyPeerStaticKey = allowKeys(allowed)
@@ -91,12 +91,12 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 		if errors.As(err, &ne) {
 			return fmt.Errorf("-listen: %w", err)
 		}
-		return fmt.Errorf("-key %s: %w", c.key, err)
+		return fmt.Errorf("-key %s: %w", displayName(c.key), err)
 	}
 	lg := newTunnelLog(out.Stderr, "serve", c.quiet)
 	clients := "any client that knows its public key"
 	if c.allow != "" {
-		clients = fmt.Sprintf("only the clients whose keys are in %s (%d keys)", c.allow, len(allowed))
+		clients = fmt.Sprintf("only the clients whose keys are in %s (%d keys)", displayName(c.allow), len(allowed))
 	}
 	lg.printf("listening on %v, forwarding to %s, %v, server key %s, serving %s, at most %d connections at once",
 		ln.Addr(), c.to, cfg.Protocol, keyfile.Fingerprint(dk.EncapsulationKey()), clients, c.max)
