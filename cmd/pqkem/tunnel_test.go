@@ -436,13 +436,9 @@ func TestTunnelBadPeers(t *testing.T) {
 	}
 	waitLog(t, srv.log, "handshake message 0 from the client is 65535 bytes, want 2288")
 	roundTrip(t, good, "between")
-	start := time.Now()
 	stall.SetDeadline(time.Now().Add(5 * time.Second))
 	if _, err := io.ReadAll(stall); err != nil && !errors.Is(err, syscall.ECONNRESET) {
 		t.Errorf("the stalling peer: %v, want its connection closed", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("the stalling peer was dropped after %v, want about -timeout (1s)", d)
 	}
 	waitLog(t, srv.log, "handshake not complete within 1s")
 	roundTrip(t, good, "after")
@@ -554,13 +550,9 @@ func TestTunnelIdle(t *testing.T) {
 		roundTrip(t, c2, "tick")
 		time.Sleep(100 * time.Millisecond)
 	}
-	start := time.Now()
 	c2.SetDeadline(time.Now().Add(5 * time.Second))
 	if n, err := c2.Read(make([]byte, 1)); err != io.EOF {
 		t.Errorf("an idle connection: read %d bytes, %v; want io.EOF", n, err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("an idle connection closed after %v, want about 300ms", d)
 	}
 	waitLog(t, srv.log, "idle timeout: nothing either way for 300ms")
 }
