@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -171,12 +172,12 @@ func (tn *tunnel) stop(t *testing.T) {
 }
 
 // echoThrough sends data through the TCP address addr, half-closes, and
-// checks that the same data comes back.
-func echoThrough(t *testing.T, addr string, data []byte) {
-	t.Helper()
+// checks that the same data comes back. Tests may call it from any
+// goroutine.
+func echoThrough(addr string, data []byte) error {
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(20 * time.Second))
@@ -190,14 +191,15 @@ func echoThrough(t *testing.T, addr string, data []byte) {
 	}()
 	got, err := io.ReadAll(c)
 	if err != nil {
-		t.Fatalf("reading the echo: %v", err)
+		return fmt.Errorf("reading the echo: %w", err)
 	}
 	if err := <-werr; err != nil {
-		t.Fatalf("sending: %v", err)
+		return fmt.Errorf("sending: %w", err)
 	}
 	if !bytes.Equal(got, data) {
-		t.Fatalf("%d bytes came back for %d sent, not the same (SHA-256 %x, want %x)", len(got), len(data), sha256.Sum256(got), sha256.Sum256(data))
+		return fmt.Errorf("%d bytes came back for %d sent, not the same (SHA-256 %x, want %x)", len(got), len(data), sha256.Sum256(got), sha256.Sum256(data))
 	}
+	return nil
 }
 
 func randomBytes(n int) []byte {
@@ -220,12 +222,18 @@ func TestTunnel(t *testing.T) {
 	if !strings.Contains(srv.log.String(), "Noise_pqNK_MLKEM768_AESGCM_SHA256") || !strings.Contains(cli.log.String(), "Noise_pqNK_MLKEM768_AESGCM_SHA256") {
 		t.Errorf("the logs do not name the protocol:\n%s%s", srv.log, cli.log)
 	}
-	echoThrough(t, cli.addr, []byte("ping\n"))
-	echoThrough(t, cli.addr, nil) // the half-close alone
-	echoThrough(t, cli.addr, randomBytes(16<<20))
+	for _, data := range [][]byte{[]byte("ping\n"), nil /* the half-close alone */, randomBytes(16 << 20)} {
+		if err := echoThrough(cli.addr, data); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var wg sync.WaitGroup
 	for i := range 8 {
-		wg.Go(func() { echoThrough(t, cli.addr, randomBytes(100_000*i+1)) })
+		wg.Go(func() {
+			if err := echoThrough(cli.addr, randomBytes(100_000*i+1)); err != nil {
+				t.Errorf("connection %d of 8 at once: %v", i, err)
+			}
+		})
 	}
 	wg.Wait()
 	waitLog(t, srv.log, "16777216 bytes from the client, 16777216 bytes from the service")
