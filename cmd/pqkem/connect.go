@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -148,19 +149,23 @@ func (e *explainedError) Error() string { return e.msg }
 func (e *explainedError) Unwrap() error { return e.err }
 
 // stdio forwards standard input and output over one connection, until
-// the server closes its side.
+// the server closes its side, or with -idle until nothing has come from
+// either side for that long.
 func (c *connectCmd) stdio(out *cli.Output) error {
 	conn, err := c.dial(context.Background())
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	var last atomic.Int64 // the last activity, in Unix nanoseconds
+	last.Store(time.Now().UnixNano())
+	ic := withIdle(conn, c.idle, &last)
 	sent := make(chan error, 1)
 	in := stdin
 	go func() {
 		// Standard input cannot be interrupted: this goroutine ends with
 		// its end, or with the process.
-		_, err := io.CopyBuffer(conn, struct{ io.Reader }{in}, make([]byte, forwardBufferSize))
+		_, err := io.CopyBuffer(struct{ io.Writer }{ic}, struct{ io.Reader }{in}, make([]byte, forwardBufferSize))
 		if err == nil {
 			err = conn.CloseWrite()
 		}
@@ -169,7 +174,7 @@ func (c *connectCmd) stdio(out *cli.Output) error {
 		}
 		sent <- err
 	}()
-	_, err = io.CopyBuffer(struct{ io.Writer }{out.Stdout}, conn, make([]byte, forwardBufferSize))
+	_, err = io.CopyBuffer(struct{ io.Writer }{out.Stdout}, struct{ io.Reader }{ic}, make([]byte, forwardBufferSize))
 	if errors.Is(err, net.ErrClosed) {
 		// Sending failed, and closed the connection.
 		if serr := <-sent; serr != nil && !errors.Is(serr, net.ErrClosed) {

@@ -280,6 +280,28 @@ func TestTunnelStdio(t *testing.T) {
 	}
 }
 
+// TestTunnelStdioIdle checks -idle on standard input and output: with
+// nothing from either side, the connection is closed and the command
+// fails.
+func TestTunnelStdioIdle(t *testing.T) {
+	checkTunnelLeaks(t)
+	dir := t.TempDir()
+	tunnelKeys(t, dir, "ML-KEM-768", "server")
+	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t))
+	pr, pw := io.Pipe() // standard input that sends nothing and stays open
+	defer pw.Close()
+	// Without the idle limit the command would wait for ever: end its
+	// standard input after a while, so that the test fails instead.
+	defer time.AfterFunc(10*time.Second, func() { pw.Close() }).Stop()
+	old := stdin
+	stdin = pr
+	defer func() { stdin = old }()
+	code, stdout, stderr := pqkem(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-to", srv.addr, "-idle", "300ms", "-quiet")
+	if code != exitError || stdout != "" || !strings.Contains(stderr, "idle timeout: nothing either way for 300ms") {
+		t.Errorf("an idle connection: exit status %d, stdout %q, stderr %q; want 1 and an idle timeout", code, stdout, stderr)
+	}
+}
+
 // connectFails runs pqkem connect on standard input and output and checks
 // that it fails with status 1 and one line that says want.
 func connectFails(t *testing.T, want string, args ...string) {
