@@ -43,7 +43,8 @@ Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed when the command starts.
 
 The connections are served concurrently, at most -max at once: while
 -max are open, further connections wait in the listening socket's queue
-until one ends (the kernel refuses them when the queue is full). Each
+until one ends (the kernel may drop or refuse them when the queue is
+full). Each
 handshake must complete within -timeout, which also bounds connecting
 to -to; a peer that sends something else than the handshake, or stalls,
 is dropped without affecting the other connections. With -idle, a
@@ -61,9 +62,12 @@ address: the start (listening address, protocol, key fingerprints), each
 connection opened (with the client key's fingerprint in pqIK) and closed
 (with its duration and the bytes each way), each failure (a handshake
 that fails or times out, a refused client key, an unreachable -to) and
-the stop. -quiet leaves out the lines of connections that succeed. No
-key material and no forwarded data are logged: a fingerprint is the
-first 16 bytes of the SHA-256 of a public key, in hex.`
+the stop. -quiet leaves out the lines of connections that succeed.
+Connect without -listen logs only its start (the server, the protocol,
+the key fingerprints), which -quiet leaves out, and the error that ends
+it, if any. No key material and no forwarded data are logged: a
+fingerprint is the first 16 bytes of the SHA-256 of a public key, in
+hex.`
 
 // tunnelFlags are the flags pqkem serve and pqkem connect share.
 type tunnelFlags struct {
@@ -89,7 +93,7 @@ func (f *tunnelFlags) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&f.idle, "idle", 0, "close a forwarded connection after this `duration` without traffic either way; 0 means no limit")
 	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are closed")
 	fs.IntVar(&f.max, "max", defaultMaxConns, "the most connections served at once; more wait in the listening queue")
-	fs.BoolVar(&f.quiet, "quiet", false, "log only the start, the stop and failures, not each connection that succeeds")
+	fs.BoolVar(&f.quiet, "quiet", false, "log only failures and a listener's start and stop, not each connection that succeeds (connect without -listen: only failures)")
 }
 
 // check checks the shared flags and parses -cipher and -hash.
