@@ -225,9 +225,6 @@ const (
 // shows that the passwords differ.
 var errPakeMismatch = errors.New("password mismatch")
 
-// pakeListenHook, if set (by tests), is called with the listening address.
-var pakeListenHook func(net.Addr)
-
 // The listener's bounds (the command's doc explains them).
 const (
 	pakeMaxPeers    = 4 // exchanges served at once
@@ -259,9 +256,6 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	}
 	defer ln.Close()
 	fmt.Fprintf(out.Stderr, "pqkem pake: listening on %v (%s)\n", ln.Addr(), creds.Scheme().Name())
-	if pakeListenHook != nil {
-		pakeListenHook(ln.Addr())
-	}
 	if tl, ok := ln.(*net.TCPListener); ok {
 		tl.SetDeadline(time.Now().Add(f.timeout)) // the time to wait for peers
 	}

@@ -36,24 +36,14 @@ type pakeResult struct {
 // returns its address and a channel with its result.
 func startListener(t *testing.T, args ...string) (string, <-chan pakeResult) {
 	t.Helper()
-	addrc := make(chan net.Addr, 1)
-	pakeListenHook = func(a net.Addr) { addrc <- a }
-	t.Cleanup(func() { pakeListenHook = nil })
+	out, errOut := new(syncBuffer), new(syncBuffer)
+	addr, done := startListening(t, append([]string{"pake", "listen", "-addr", "127.0.0.1:0"}, args...), out, errOut)
 	res := make(chan pakeResult, 1)
 	go func() {
-		var out, errOut bytes.Buffer
-		code := program.Run(append([]string{"pake", "listen", "-addr", "127.0.0.1:0"}, args...), &out, &errOut)
+		code := <-done
 		res <- pakeResult{code, out.String(), errOut.String()}
 	}()
-	select {
-	case a := <-addrc:
-		return a.String(), res
-	case r := <-res:
-		t.Fatalf("listen exited early with %d: %s", r.code, r.stderr)
-	case <-time.After(20 * time.Second):
-		t.Fatal("listen did not start")
-	}
-	return "", nil
+	return addr, res
 }
 
 func waitResult(t *testing.T, res <-chan pakeResult) pakeResult {

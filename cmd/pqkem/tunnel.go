@@ -229,10 +229,6 @@ func (t *tunnelLog) infof(format string, args ...any) {
 	}
 }
 
-// tunnelListenHook, if set (by tests), is called with the address a
-// tunnel listens on.
-var tunnelListenHook func(net.Addr)
-
 // runTunnelListener serves the connections of ln with handle, at most
 // f.max at once, until Accept fails or a signal stops it (see the
 // command's doc); stop is called when the connections left must end.
@@ -241,9 +237,6 @@ func runTunnelListener(lg *tunnelLog, ln net.Listener, f *tunnelFlags, handle fu
 	signals, release := notifyStop()
 	defer release()
 	pool := newConnPool(f.max)
-	if tunnelListenHook != nil {
-		tunnelListenHook(ln.Addr())
-	}
 	accepting := pool.start(ln, handle)
 	finished := make(chan struct{})
 	var err error

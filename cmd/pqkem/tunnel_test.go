@@ -123,28 +123,15 @@ func echoService(t *testing.T) string {
 type tunnel struct {
 	addr string
 	log  *syncBuffer
-	done chan int // the exit status
+	done <-chan int // the exit status
 }
 
 // startTunnel runs pqkem with args, which listen on 127.0.0.1:0, and
 // returns once it listens. The test's end stops it, if it still runs.
 func startTunnel(t *testing.T, args ...string) *tunnel {
 	t.Helper()
-	addrc := make(chan net.Addr, 1)
-	tunnelListenHook = func(a net.Addr) { addrc <- a }
-	defer func() { tunnelListenHook = nil }()
-	tn := &tunnel{log: new(syncBuffer), done: make(chan int, 1)}
-	go func() {
-		tn.done <- program.Run(args, io.Discard, tn.log)
-	}()
-	select {
-	case a := <-addrc:
-		tn.addr = a.String()
-	case code := <-tn.done:
-		t.Fatalf("pqkem %s: exit status %d before listening:\n%s", strings.Join(args, " "), code, tn.log)
-	case <-time.After(10 * time.Second):
-		t.Fatal("pqkem does not start listening")
-	}
+	tn := &tunnel{log: new(syncBuffer)}
+	tn.addr, tn.done = startListening(t, args, new(syncBuffer), tn.log)
 	t.Cleanup(func() { tn.stop(t) })
 	return tn
 }
