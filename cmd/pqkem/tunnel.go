@@ -55,7 +55,8 @@ response both get through.
 
 On SIGINT or SIGTERM the command stops accepting connections, lets those
 open finish for -grace, then closes them, and exits with status 0; a
-second signal closes them at once.
+second signal closes them at once, and a third ends the command at once
+(exit status 130 or 143).
 
 Standard error has one line per event, with the UTC time and the remote
 address: the start (listening address, protocol, key fingerprints), each
