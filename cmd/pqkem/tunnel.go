@@ -44,14 +44,13 @@ Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed when the command starts.
 The connections are served concurrently, at most -max at once: while
 -max are open, further connections wait in the listening socket's queue
 until one ends (the kernel may drop or refuse them when the queue is
-full). Each
-handshake must complete within -timeout, which also bounds connecting
-to -to; a peer that sends something else than the handshake, or stalls,
-is dropped without affecting the other connections. With -idle, a
-forwarded connection on which nothing has been read or written for that
-long is closed; by default there is no idle limit. Each direction of a
-forwarded connection ends with a half-close, so that a request and its
-response both get through.
+full). Each handshake must complete within -timeout, which also bounds
+connecting to -to; a peer that sends something else than the handshake,
+or stalls, is dropped without affecting the other connections. With
+-idle, a forwarded connection on which nothing has been read or written
+for that long is closed; by default there is no idle limit. Each
+direction of a forwarded connection ends with a half-close, so that a
+request and its response both get through.
 
 On SIGINT or SIGTERM the command stops accepting connections, lets those
 open finish for -grace, then closes them, and exits with status 0; a
