@@ -64,3 +64,36 @@ func BenchmarkCIRCL(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkAESImpls is the FrodoKEM AES sets on each AES row generator this
+// CPU runs (the default first), for comparison in the same run.
+func BenchmarkAESImpls(b *testing.B) {
+	for _, impl := range frodo.AESImpls {
+		b.Run(impl, func(b *testing.B) {
+			defer frodo.ForceAES(impl)()
+			for _, p := range []*frodo.ParameterSet{frodo.FrodoKEM640AES(), frodo.FrodoKEM976AES(), frodo.FrodoKEM1344AES()} {
+				dk, err := p.GenerateKey()
+				if err != nil {
+					b.Fatal(err)
+				}
+				ek := dk.EncapsulationKey()
+				_, ct := ek.Encapsulate()
+				b.Run(p.Name()+"/KeyGen", func(b *testing.B) {
+					for b.Loop() {
+						p.GenerateKey()
+					}
+				})
+				b.Run(p.Name()+"/Encaps", func(b *testing.B) {
+					for b.Loop() {
+						ek.Encapsulate()
+					}
+				})
+				b.Run(p.Name()+"/Decaps", func(b *testing.B) {
+					for b.Loop() {
+						dk.Decapsulate(ct)
+					}
+				})
+			}
+		})
+	}
+}

@@ -299,6 +299,20 @@ func TestGenericPath(t *testing.T) {
 	}
 }
 
+// TestGenericPathAESImpls is TestGenericPath on each AES row generator
+// but the default.
+func TestGenericPathAESImpls(t *testing.T) {
+	if len(frodo.AESImpls) < 2 {
+		t.Skip("one AES implementation: TestGenericPath compared it")
+	}
+	for _, impl := range frodo.AESImpls[1:] {
+		t.Run(impl, func(t *testing.T) {
+			defer frodo.ForceAES(impl)()
+			TestGenericPath(t)
+		})
+	}
+}
+
 // eFrodoKEM-640-SHAKE is CIRCL's frodo640shake: the same keys, ciphertexts
 // and shared keys from the same seeds, 100 of them (1,000 with
 // -frodo.stress and the assembly, 10 under the race detector), in two

@@ -184,7 +184,7 @@ func TestKernels(t *testing.T) {
 	}
 }
 
-// The AES-NI rows against crypto/aes.
+// The assembly (default) rows against crypto/aes.
 func TestAESRows(t *testing.T) {
 	for _, p := range []*ParameterSet{FrodoKEM640AES(), FrodoKEM976AES(), FrodoKEM1344AES()} {
 		seed := make([]byte, 16)

@@ -132,6 +132,45 @@ func TestKATFull100(t *testing.T) {
 	if !*full100 && !cpuid.HasAVX2() {
 		t.Logf("no assembly: regenerating only %d of the 12 sets (-frodo.full100 for all)", len(full100Subset))
 	}
+	katFull100(t, func(p *frodo.ParameterSet) bool {
+		return *full100 || cpuid.HasAVX2() || full100Subset[p.Name()]
+	})
+}
+
+// TestKATFull100AESImpls is TestKATFull100 on each AES row generator but
+// the default: FrodoKEM-640-AES, and all six AES sets with -frodo.full100.
+func TestKATFull100AESImpls(t *testing.T) {
+	if testing.Short() && !*full100 {
+		t.Skip("the 100-case regeneration runs without -short (or with -frodo.full100)")
+	}
+	if len(frodo.AESImpls) < 2 {
+		t.Skip("one AES implementation: TestKATFull100 ran it")
+	}
+	for _, impl := range frodo.AESImpls[1:] {
+		t.Run(impl, func(t *testing.T) {
+			t.Cleanup(frodo.ForceAES(impl)) // after the parallel subtests
+			katFull100(t, func(p *frodo.ParameterSet) bool {
+				return p.Name() == "FrodoKEM-640-AES" || *full100 && strings.HasSuffix(p.Name(), "-AES")
+			})
+		})
+	}
+}
+
+// TestKATAESImpls is TestKAT on each AES row generator but the default.
+func TestKATAESImpls(t *testing.T) {
+	if len(frodo.AESImpls) < 2 {
+		t.Skip("one AES implementation: TestKAT ran it")
+	}
+	for _, impl := range frodo.AESImpls[1:] {
+		t.Run(impl, func(t *testing.T) {
+			t.Cleanup(frodo.ForceAES(impl)) // after the parallel subtests
+			TestKAT(t)
+		})
+	}
+}
+
+// katFull100 regenerates the 100 cases of each set for which run is true.
+func katFull100(t *testing.T, run func(*frodo.ParameterSet) bool) {
 	const sums = "frodo/FULL100-SHA256SUMS"
 	want := make(map[string]string)
 	for _, line := range vectors.Lines(t, sums) {
@@ -154,7 +193,7 @@ func TestKATFull100(t *testing.T) {
 	}
 
 	for _, p := range frodo.ParameterSets() {
-		if !*full100 && !cpuid.HasAVX2() && !full100Subset[p.Name()] {
+		if !run(p) {
 			continue
 		}
 		t.Run(p.Name(), func(t *testing.T) {

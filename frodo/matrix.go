@@ -25,7 +25,7 @@ type matrixA struct {
 	p     *ParameterSet
 	seedA [seedASize]byte
 	block cipher.Block // for AES sets
-	ecb   *aesECB      // the AES-NI path, when available
+	ecb   *aesECB      // the assembly path (AES-NI or VAES), when available
 }
 
 func (a *matrixA) init(p *ParameterSet, seedA []byte) {

@@ -3,6 +3,7 @@
 package frodo
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
@@ -11,6 +12,15 @@ import (
 
 //go:noescape
 func aesRowAsm(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
+
+//go:noescape
+func aesRowVAES(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
+
+//go:noescape
+func aesRowVAES512(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
+
+// cpuidVAES reports CPUID leaf 7's VAES bit (ECX bit 9).
+func cpuidVAES() bool
 
 //go:noescape
 func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
@@ -23,6 +33,67 @@ func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64
 
 // haveAESNI says whether the AES-NI row generator may run.
 var haveAESNI = cpu.X86.HasAES && cpu.X86.HasSSE41
+
+// aesImpl is one of the assembly AES row generators.
+type aesImpl int32
+
+const (
+	aesNI      aesImpl = iota // AES-NI on xmm, eight blocks at a time (aesRowAsm)
+	aesVAES                   // VAES on ymm, sixteen blocks (aesRowVAES)
+	aesVAES512                // VAES on zmm, 32 blocks (aesRowVAES512)
+)
+
+// aesImplNames are the implementations' names, for tests.
+var aesImplNames = [...]string{aesNI: "AES-NI", aesVAES: "VAES", aesVAES512: "VAES-512"}
+
+// aesBest is the fastest implementation the CPU runs, if haveAESNI.
+//
+// VAES on ymm (VEX-encoded) needs VAES and AVX2, whose flag in x/sys/cpu
+// includes the OS's saving of the ymm registers. x/sys/cpu reports VAES
+// only with AVX-512 (HasAVX512VAES), which CPUs with VAES on ymm alone (AMD
+// Zen 3) lack, so the bit is read from CPUID directly. VAES on zmm needs
+// AVX-512F (with the OS's saving of the zmm and mask registers, which
+// HasAVX512F includes), VAES, and BMI2 for its tail mask.
+var aesBest = func() aesImpl {
+	switch {
+	case !cpu.X86.HasAVX2 || !cpuidVAES():
+		return aesNI
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512VAES && cpu.X86.HasBMI2:
+		return aesVAES512
+	default:
+		return aesVAES
+	}
+}()
+
+// aesForced is 1 + the implementation forceAES asked for, or 0.
+var aesForced atomic.Int32
+
+// forceAES makes newAESECB choose impl, or aesBest if that is slower,
+// and returns a function that restores the previous setting. For tests
+// and benchmarks.
+func forceAES(impl aesImpl) (restore func()) {
+	old := aesForced.Swap(int32(impl) + 1)
+	return func() { aesForced.Store(old) }
+}
+
+// aesImplsByName lists the implementations this CPU runs, fastest (the
+// default) first, by name; force makes new operations use one.
+func aesImplsByName() (names []string, force func(name string) (restore func())) {
+	if haveAESNI {
+		for impl := aesBest; impl >= aesNI; impl-- {
+			names = append(names, aesImplNames[impl])
+		}
+	}
+	force = func(name string) func() {
+		for impl, n := range aesImplNames {
+			if n == name {
+				return forceAES(aesImpl(impl))
+			}
+		}
+		panic("frodo: unknown AES implementation " + name)
+	}
+	return names, force
+}
 
 func dot8(out []uint16, row []uint16, st []uint16, n int) {
 	if cpuid.AVX2() && n%16 == 0 {
@@ -52,25 +123,37 @@ func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) {
 	axpy4x8Generic(bp, sp, r, i, n)
 }
 
-// aesECB is the AES-NI row generator: the expanded AES-128 key.
+// aesECB is the assembly row generator: the expanded AES-128 key and the
+// implementation to run.
 type aesECB struct {
-	rk [176]byte
+	rk   [176]byte
+	impl aesImpl
 }
 
-// newAESECB returns the AES-NI generator for key, or nil if the CPU lacks
-// AES-NI or a test forced the generic path.
+// newAESECB returns the assembly generator for key, or nil if the CPU
+// lacks AES-NI or a test forced the generic path.
 func newAESECB(key []byte) *aesECB {
 	if !haveAESNI || cpuid.AVX2() != cpuid.HasAVX2() {
 		return nil
 	}
-	e := new(aesECB)
+	e := &aesECB{impl: aesBest}
+	if f := aesImpl(aesForced.Load() - 1); f >= aesNI && f < e.impl {
+		e.impl = f
+	}
 	expandKey128(&e.rk, key)
 	return e
 }
 
 func (e *aesECB) rows4(i, n int, r *rowBuf) {
 	for k := range 4 {
-		aesRowAsm(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+		switch e.impl {
+		case aesVAES512:
+			aesRowVAES512(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+		case aesVAES:
+			aesRowVAES(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+		default:
+			aesRowAsm(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+		}
 	}
 }
 

@@ -8,7 +8,8 @@ func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row
 
 func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) { axpy4x8Generic(bp, sp, r, i, n) }
 
-// aesECB is the AES-NI path, which this build does not have.
+// aesECB is the assembly path (AES-NI or VAES), which this build does not
+// have.
 type aesECB struct{}
 
 func newAESECB(key []byte) *aesECB { return nil }
@@ -34,3 +35,8 @@ type rowScratch = [4][shakeRowBuf]byte
 
 // sample replaces each entry of s with a sample of the error distribution.
 func (p *ParameterSet) sample(s []uint16) { p.sampleGeneric(s) }
+
+// aesImplsByName lists no implementations: this build has no assembly.
+func aesImplsByName() (names []string, force func(name string) (restore func())) {
+	return nil, func(string) func() { panic("frodo: no AES assembly in this build") }
+}

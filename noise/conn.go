@@ -205,8 +205,7 @@ func (c *Conn) runHandshake() error {
 		var sizeErr error
 		msg, err := c.in.frames.next(func(n int) error {
 			if n != sizes[i] {
-				sizeErr = fmt.Errorf("noise: handshake message %d from the %s is %d bytes, want %d for %v (is the peer running this protocol?)",
-					i, c.side(true), n, sizes[i], p)
+				sizeErr = &MessageSizeError{Protocol: p, Message: i, Got: n, Want: sizes[i], from: c.side(true)}
 			}
 			return sizeErr
 		})

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -330,8 +331,11 @@ func TestConnNotNoise(t *testing.T) {
 		b.Write([]byte("GET / HTTP/1.1\r\nHost: example\r\n\r\n"))
 		b.Close()
 	}()
-	if err := noise.Server(a, scfg).Handshake(); err == nil || !strings.Contains(err.Error(), "is the peer running this protocol") {
-		t.Errorf("server reading HTTP: %v", err)
+	err := noise.Server(a, scfg).Handshake()
+	want := fmt.Sprintf("noise: handshake message 0 from the client is %d bytes, want %d for %v (is the peer running this protocol?)", 'G'<<8|'E', p.MessageSizes()[0], p)
+	if se, ok := errors.AsType[*noise.MessageSizeError](err); !ok || err.Error() != want ||
+		se.Protocol != p || se.Message != 0 || se.Got != 'G'<<8|'E' || se.Want != p.MessageSizes()[0] || se.AtLeast {
+		t.Errorf("server reading HTTP: %v (%#v), want a *noise.MessageSizeError %q", err, se, want)
 	}
 	a2, b2 := pipe(t)
 	go io.Copy(io.Discard, b2)

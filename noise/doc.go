@@ -84,7 +84,9 @@
 // So FrodoKEM-1344 in pqKX or pqIX leaves 575 bytes for the second
 // message's payload, and in pqIK 767 for the first's; [Protocol.MessageSizes]
 // gives every size, and a payload that does not fit is refused with
-// [ErrMessageTooLarge]. [Conn] sends empty handshake payloads. A scheme
+// [ErrMessageTooLarge]. [Conn] sends empty handshake payloads, and
+// refuses a handshake message of another size than the protocol's with a
+// [*MessageSizeError] (a peer running another pattern or KEM). A scheme
 // whose messages cannot fit (none of package kem's) is refused by
 // [NewHandshakeState].
 //

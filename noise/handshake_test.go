@@ -246,6 +246,24 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// TestShortMessage checks that ReadMessage refuses a message shorter
+// than the protocol's with a *noise.MessageSizeError.
+func TestShortMessage(t *testing.T) {
+	s, _ := kem.ByName("ML-KEM-768")
+	p := noise.Protocol{Pattern: noise.PQNN, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
+	hs, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := p.MessageSizes()[0]
+	_, err = hs.ReadMessage(nil, make([]byte, want-1))
+	se, ok := errors.AsType[*noise.MessageSizeError](err)
+	if !ok || se.Protocol != p || se.Message != 0 || se.Got != want-1 || se.Want != want || !se.AtLeast ||
+		err.Error() != fmt.Sprintf("noise: handshake message 0 of %v is %d bytes, want at least %d", p, want-1, want) {
+		t.Errorf("ReadMessage of %d bytes: %v (%#v), want a *noise.MessageSizeError", want-1, err, se)
+	}
+}
+
 func TestEphemeralOnlyRefused(t *testing.T) {
 	for _, s := range kem.All() {
 		if !kem.EphemeralOnly(s) {
@@ -318,6 +336,38 @@ func TestNames(t *testing.T) {
 		}
 		if strings.HasPrefix(s.Name(), "ML-KEM-") && n != "MLKEM"+strings.TrimPrefix(s.Name(), "ML-KEM-") {
 			t.Errorf("%s's Noise name is %s", s.Name(), n)
+		}
+	}
+}
+
+// TestParseCipherHash checks ParseCipher and ParseHash: each name given
+// by String parses back, and other names are errors that list the valid
+// ones.
+func TestParseCipherHash(t *testing.T) {
+	if got := noise.Ciphers(); !slices.Equal(got, ciphers) {
+		t.Errorf("Ciphers() = %v, want %v", got, ciphers)
+	}
+	if got := noise.Hashes(); !slices.Equal(got, hashes) {
+		t.Errorf("Hashes() = %v, want %v", got, hashes)
+	}
+	for _, c := range ciphers {
+		if got, err := noise.ParseCipher(c.String()); got != c || err != nil {
+			t.Errorf("ParseCipher(%q) = %v, %v", c.String(), got, err)
+		}
+	}
+	for _, h := range hashes {
+		if got, err := noise.ParseHash(h.String()); got != h || err != nil {
+			t.Errorf("ParseHash(%q) = %v, %v", h.String(), got, err)
+		}
+	}
+	for _, name := range []string{"", "AES", "aesgcm", "Cipher(1)", "SHA256"} {
+		if got, err := noise.ParseCipher(name); got != 0 || err == nil || err.Error() != fmt.Sprintf("noise: unknown cipher %q, want ChaChaPoly or AESGCM", name) {
+			t.Errorf("ParseCipher(%q) = %v, %v", name, got, err)
+		}
+	}
+	for _, name := range []string{"", "SHA3", "sha256", "Hash(1)", "AESGCM"} {
+		if got, err := noise.ParseHash(name); got != 0 || err == nil || err.Error() != fmt.Sprintf("noise: unknown hash %q, want SHA256, SHA512, BLAKE2s or BLAKE2b", name) {
+			t.Errorf("ParseHash(%q) = %v, %v", name, got, err)
 		}
 	}
 }

@@ -292,7 +292,7 @@ func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
 		return out, hs.fail(fmt.Errorf("%w: handshake message %d is %d bytes, over the %d-byte limit", ErrMessageTooLarge, i, len(message), MaxMessageSize))
 	}
 	if want := hs.sizes[i]; len(message) < want {
-		return out, hs.fail(fmt.Errorf("noise: handshake message %d of %v is %d bytes, want at least %d", i, hs.protocol, len(message), want))
+		return out, hs.fail(&MessageSizeError{Protocol: hs.protocol, Message: i, Got: len(message), Want: want, AtLeast: true})
 	}
 	rest, err := hs.readTokens(message)
 	if err == nil {
@@ -309,6 +309,33 @@ func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
 	}
 	hs.msg++
 	return out, nil
+}
+
+// A MessageSizeError is the error for a handshake message whose size is
+// not the one its protocol gives it ([Protocol.MessageSizes]): the peer
+// most likely runs another protocol, such as another pattern or KEM.
+// [HandshakeState.ReadMessage] returns it for a message too short, and
+// [Conn] for a handshake frame of another size than the protocol's. The
+// sizes are public.
+type MessageSizeError struct {
+	Protocol Protocol // the protocol of the side that read the message
+	Message  int      // the message's index in the handshake, from 0
+	Got      int      // the message's size in bytes
+	Want     int      // the protocol's size of the message, with AtLeast its smallest
+	AtLeast  bool     // the message may be longer than Want (it has a payload)
+
+	from string // the sender, "client" or "server", for Conn's error
+}
+
+func (e *MessageSizeError) Error() string {
+	if e.AtLeast {
+		return fmt.Sprintf("noise: handshake message %d of %v is %d bytes, want at least %d", e.Message, e.Protocol, e.Got, e.Want)
+	}
+	from := ""
+	if e.from != "" {
+		from = " from the " + e.from
+	}
+	return fmt.Sprintf("noise: handshake message %d%s is %d bytes, want %d for %v (is the peer running this protocol?)", e.Message, from, e.Got, e.Want, e.Protocol)
 }
 
 // readTokens processes the message's tokens, returning what is left of

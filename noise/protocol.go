@@ -42,6 +42,35 @@ func (c Cipher) String() string {
 
 func (c Cipher) valid() bool { return c == ChaChaPoly || c == AESGCM }
 
+// Ciphers returns the cipher functions, ChaChaPoly and AESGCM.
+func Ciphers() []Cipher { return []Cipher{ChaChaPoly, AESGCM} }
+
+// ParseCipher returns the cipher function whose Noise name is name, such
+// as "ChaChaPoly" (see [Cipher.String]).
+func ParseCipher(name string) (Cipher, error) {
+	for _, c := range Ciphers() {
+		if c.String() == name {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("noise: unknown cipher %q, want %s", name, orList(Ciphers()))
+}
+
+// orList lists the names of values: "A, B or C".
+func orList[T fmt.Stringer](values []T) string {
+	var b strings.Builder
+	for i, v := range values {
+		switch {
+		case i == len(values)-1 && i > 0:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
 // newAEAD returns the cipher keyed with the 32-byte key.
 func (c Cipher) newAEAD(key []byte) (cipher.AEAD, error) {
 	if c == ChaChaPoly {
@@ -77,6 +106,20 @@ func (h Hash) String() string {
 		return "BLAKE2b"
 	}
 	return fmt.Sprintf("Hash(%d)", uint8(h))
+}
+
+// Hashes returns the hash functions: SHA256, SHA512, BLAKE2s and BLAKE2b.
+func Hashes() []Hash { return []Hash{SHA256, SHA512, BLAKE2s, BLAKE2b} }
+
+// ParseHash returns the hash function whose Noise name is name, such as
+// "BLAKE2b" (see [Hash.String]).
+func ParseHash(name string) (Hash, error) {
+	for _, h := range Hashes() {
+		if h.String() == name {
+			return h, nil
+		}
+	}
+	return 0, fmt.Errorf("noise: unknown hash %q, want %s", name, orList(Hashes()))
 }
 
 func (h Hash) valid() bool { return h >= SHA256 && h <= BLAKE2b }
@@ -223,21 +266,11 @@ func ParseProtocol(name string) (Protocol, error) {
 		return Protocol{}, err
 	}
 	p.KEM = k
-	for _, c := range []Cipher{ChaChaPoly, AESGCM} {
-		if c.String() == parts[3] {
-			p.Cipher = c
-		}
+	if p.Cipher, err = ParseCipher(parts[3]); err != nil {
+		return Protocol{}, fmt.Errorf("noise: unknown cipher %q in protocol name %q, want %s", parts[3], name, orList(Ciphers()))
 	}
-	if p.Cipher == 0 {
-		return Protocol{}, fmt.Errorf("noise: unknown cipher %q in protocol name %q, want ChaChaPoly or AESGCM", parts[3], name)
-	}
-	for _, h := range []Hash{SHA256, SHA512, BLAKE2s, BLAKE2b} {
-		if h.String() == parts[4] {
-			p.Hash = h
-		}
-	}
-	if p.Hash == 0 {
-		return Protocol{}, fmt.Errorf("noise: unknown hash %q in protocol name %q, want SHA256, SHA512, BLAKE2s or BLAKE2b", parts[4], name)
+	if p.Hash, err = ParseHash(parts[4]); err != nil {
+		return Protocol{}, fmt.Errorf("noise: unknown hash %q in protocol name %q, want %s", parts[4], name, orList(Hashes()))
 	}
 	return p, nil
 }

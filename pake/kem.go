@@ -103,6 +103,13 @@ func (s *Scheme) presample(rho, maskSeed *[32]byte) *presampled {
 			ok = ok && subtle.ConstantTimeCompare(seeds[e][:32], pre.rho[:]) == 1 &&
 				seeds[e][32] == byte(e/k) && seeds[e][33] == byte(e%k)
 		}
+		// The outcome of this branch is public: it depends only on which
+		// sampling call this is, not on the value of ρ (secret in NoIC,
+		// where msg1 masks it), which is compared in constant time. The
+		// package uses pre.params only for the one key made from pre.rho
+		// (newKey, encapsulate), whose single matrix expansion passes
+		// pre.rho and the indices in order, so ok is always true there;
+		// the fallback guards any other use.
 		if !ok { // not the matrix it was made for: sample it
 			smp.sampleBatch(out, seeds)
 			return

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -65,10 +66,8 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	for _, r := range [][2]string{{"pub", c.pub}, {"to", c.to}} {
-		if err := required(r[0], r[1]); err != nil {
-			return err
-		}
+	if err := required("pub", c.pub, "to", c.to); err != nil {
+		return err
 	}
 	if err := c.check(); err != nil {
 		return err
@@ -83,12 +82,12 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 			return err
 		}
 		if dk.Scheme().Name() != ek.Scheme().Name() {
-			return fmt.Errorf("-key %s is a %s key, but the server's key (-pub) is %s: the client key must be of the server key's scheme", c.key, dk.Scheme().Name(), ek.Scheme().Name())
+			return fmt.Errorf("-key %s is a %s key, but the server's key (-pub) is %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
 		}
 	}
 	p := c.protocol(dk != nil, ek.Scheme())
 	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, RemoteStaticKey: ek}); err != nil {
-		return fmt.Errorf("-pub %s: %w", c.pub, err)
+		return fmt.Errorf("-pub %s: %w", displayName(c.pub), err)
 	}
 	c.cfg = &noise.Config{Protocol: p, StaticKey: dk, PeerStaticKey: ek, HandshakeTimeout: c.timeout}
 	lg := newTunnelLog(out.Stderr, "connect", c.quiet)
@@ -150,19 +149,23 @@ func (e *explainedError) Error() string { return e.msg }
 func (e *explainedError) Unwrap() error { return e.err }
 
 // stdio forwards standard input and output over one connection, until
-// the server closes its side.
+// the server closes its side, or with -idle until nothing has come from
+// either side for that long.
 func (c *connectCmd) stdio(out *cli.Output) error {
 	conn, err := c.dial(context.Background())
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
+	var last atomic.Int64 // the last activity, in Unix nanoseconds
+	last.Store(time.Now().UnixNano())
+	ic := withIdle(conn, c.idle, &last)
 	sent := make(chan error, 1)
 	in := stdin
 	go func() {
 		// Standard input cannot be interrupted: this goroutine ends with
 		// its end, or with the process.
-		_, err := io.CopyBuffer(conn, struct{ io.Reader }{in}, make([]byte, forwardBufferSize))
+		_, err := io.CopyBuffer(struct{ io.Writer }{ic}, struct{ io.Reader }{in}, make([]byte, forwardBufferSize))
 		if err == nil {
 			err = conn.CloseWrite()
 		}
@@ -171,7 +174,7 @@ func (c *connectCmd) stdio(out *cli.Output) error {
 		}
 		sent <- err
 	}()
-	_, err = io.CopyBuffer(struct{ io.Writer }{out.Stdout}, conn, make([]byte, forwardBufferSize))
+	_, err = io.CopyBuffer(struct{ io.Writer }{out.Stdout}, struct{ io.Reader }{ic}, make([]byte, forwardBufferSize))
 	if errors.Is(err, net.ErrClosed) {
 		// Sending failed, and closed the connection.
 		if serr := <-sent; serr != nil && !errors.Is(serr, net.ErrClosed) {

@@ -29,6 +29,10 @@ func newConnPool(max int) *connPool {
 	return &connPool{max: max, quit: make(chan struct{}), conns: make(map[net.Conn]bool)}
 }
 
+// listenHook, if set (by tests), is called with the address of the
+// listener a pool starts on.
+var listenHook func(net.Addr)
+
 // start accepts connections from ln in a goroutine of its own and runs
 // handle for each in another, until Accept fails or stopAccepting is
 // called; the connection is closed when handle returns. The channel
@@ -38,6 +42,9 @@ func newConnPool(max int) *connPool {
 // a timeout is not.
 func (p *connPool) start(ln net.Listener, handle func(net.Conn)) <-chan error {
 	p.ln = ln
+	if listenHook != nil {
+		listenHook(ln.Addr())
+	}
 	done := make(chan error, 1)
 	p.wg.Go(func() { done <- p.acceptLoop(ln, handle) })
 	return done

@@ -48,10 +48,8 @@ func (c *decapCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	for _, r := range []struct{ name, value string }{{"key", c.keyName}, {"in", c.ctName}, {"secret", c.secretName}} {
-		if err := required(r.name, r.value); err != nil {
-			return err
-		}
+	if err := required("key", c.keyName, "in", c.ctName, "secret", c.secretName); err != nil {
+		return err
 	}
 	if c.keyName == "-" && c.ctName == "-" {
 		return cli.Usagef("-key and -in cannot both be - (standard input)")

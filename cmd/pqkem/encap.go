@@ -48,10 +48,8 @@ func (c *encapCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	for _, r := range []struct{ name, value string }{{"pub", c.pubName}, {"out", c.ctName}, {"secret", c.secretName}} {
-		if err := required(r.name, r.value); err != nil {
-			return err
-		}
+	if err := required("pub", c.pubName, "out", c.ctName, "secret", c.secretName); err != nil {
+		return err
 	}
 	if _, err := c.kf.options(); err != nil {
 		return err

@@ -188,10 +188,14 @@ func outputFormat(value string, s kem.Scheme) (keyfile.Format, error) {
 	return f, nil
 }
 
-// required checks that a flag that must be given was.
-func required(name, value string) error {
-	if value == "" {
-		return cli.Usagef("-%s is required", name)
+// required checks that the flags that must be given were: its arguments
+// are pairs of a flag's name and its value, and the first flag whose value
+// is empty is the error.
+func required(nameValues ...string) error {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		if nameValues[i+1] == "" {
+			return cli.Usagef("-%s is required", nameValues[i])
+		}
 	}
 	return nil
 }

@@ -116,19 +116,27 @@ func handleInterrupts() {
 }
 
 // stoppers are the channels of the commands running that stop gracefully
-// on SIGINT and SIGTERM (pqkem serve, pqkem connect).
+// on SIGINT and SIGTERM (pqkem serve, pqkem connect), each with the
+// number of signals it was sent.
 var stoppers = struct {
 	sync.Mutex
-	chans map[chan os.Signal]bool
-}{chans: make(map[chan os.Signal]bool)}
+	chans map[chan os.Signal]int
+}{chans: make(map[chan os.Signal]int)}
+
+// maxStopSignals is the number of signals a command that stops
+// gracefully gets: the first starts the graceful stop, the second makes
+// it quick. A further signal ends the process as if no command took them.
+const maxStopSignals = 2
 
 // notifyStop makes SIGINT and SIGTERM send on the returned channel
 // instead of ending the process, until release is called: the command
-// stops gracefully, and exits with its own status.
+// stops gracefully, and exits with its own status. The channel gets the
+// first maxStopSignals signals; the next ends the process (see
+// [handleInterrupts]), in case the command does not end.
 func notifyStop() (stop <-chan os.Signal, release func()) {
-	c := make(chan os.Signal, 2)
+	c := make(chan os.Signal, maxStopSignals)
 	stoppers.Lock()
-	stoppers.chans[c] = true
+	stoppers.chans[c] = 0
 	stoppers.Unlock()
 	return c, func() {
 		stoppers.Lock()
@@ -137,16 +145,19 @@ func notifyStop() (stop <-chan os.Signal, release func()) {
 	}
 }
 
-// deliverStop sends sig to the commands that stop gracefully and reports
-// whether there were any. Tests call it in place of a signal.
+// deliverStop sends sig to the commands that stop gracefully and have
+// not had maxStopSignals yet, and reports whether there were any: if not,
+// the signal ends the process. Tests call it in place of a signal.
 func deliverStop(sig os.Signal) bool {
 	stoppers.Lock()
 	defer stoppers.Unlock()
-	for c := range stoppers.chans {
-		select {
-		case c <- sig:
-		default: // two signals not yet taken: the command is stopping
+	delivered := false
+	for c, n := range stoppers.chans {
+		if n < maxStopSignals {
+			c <- sig // never blocks: the channel holds maxStopSignals
+			stoppers.chans[c] = n + 1
+			delivered = true
 		}
 	}
-	return len(stoppers.chans) > 0
+	return delivered
 }

@@ -49,10 +49,7 @@ func (c *keygenCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	if err := required("alg", c.alg); err != nil {
-		return err
-	}
-	if err := required("out", c.outName); err != nil {
+	if err := required("alg", c.alg, "out", c.outName); err != nil {
 		return err
 	}
 	s, err := schemeFlag(c.alg)

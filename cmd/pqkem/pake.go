@@ -225,9 +225,6 @@ const (
 // shows that the passwords differ.
 var errPakeMismatch = errors.New("password mismatch")
 
-// pakeListenHook, if set (by tests), is called with the listening address.
-var pakeListenHook func(net.Addr)
-
 // The listener's bounds (the command's doc explains them).
 const (
 	pakeMaxPeers    = 4 // exchanges served at once
@@ -244,8 +241,9 @@ type pakeExchange struct {
 
 // pakeListener is the listener's state shared by the connections.
 type pakeListener struct {
-	creds   *pake.Credentials
-	timeout time.Duration
+	creds         *pake.Credentials
+	timeout       time.Duration
+	stopAccepting func() // called when the last attempt is spent
 
 	mu       sync.Mutex
 	attempts int  // msg2s sent
@@ -259,15 +257,12 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	}
 	defer ln.Close()
 	fmt.Fprintf(out.Stderr, "pqkem pake: listening on %v (%s)\n", ln.Addr(), creds.Scheme().Name())
-	if pakeListenHook != nil {
-		pakeListenHook(ln.Addr())
-	}
 	if tl, ok := ln.(*net.TCPListener); ok {
 		tl.SetDeadline(time.Now().Add(f.timeout)) // the time to wait for peers
 	}
-	l := &pakeListener{creds: creds, timeout: f.timeout}
 	results := make(chan pakeExchange)
 	pool := newConnPool(pakeMaxPeers)
+	l := &pakeListener{creds: creds, timeout: f.timeout, stopAccepting: pool.stopAccepting}
 	accepting := pool.start(ln, func(conn net.Conn) { results <- l.serve(conn) })
 	// stop ends the accept loop and the connections still served, and
 	// waits for them; their results are dropped.
@@ -334,7 +329,9 @@ func (l *pakeListener) serve(conn net.Conn) pakeExchange {
 	return r
 }
 
-// attempt reports whether another msg2 may be sent, and counts it.
+// attempt reports whether another msg2 may be sent, and counts it. With
+// the last one, the listener stops accepting connections: no later peer
+// could get a msg2.
 func (l *pakeListener) attempt() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -342,6 +339,9 @@ func (l *pakeListener) attempt() error {
 		return errors.New("no more attempts: the listener is stopping")
 	}
 	l.attempts++
+	if l.attempts == pakeMaxAttempts {
+		l.stopAccepting()
+	}
 	return nil
 }
 

@@ -36,24 +36,14 @@ type pakeResult struct {
 // returns its address and a channel with its result.
 func startListener(t *testing.T, args ...string) (string, <-chan pakeResult) {
 	t.Helper()
-	addrc := make(chan net.Addr, 1)
-	pakeListenHook = func(a net.Addr) { addrc <- a }
-	t.Cleanup(func() { pakeListenHook = nil })
+	out, errOut := new(syncBuffer), new(syncBuffer)
+	addr, done := startListening(t, append([]string{"pake", "listen", "-addr", "127.0.0.1:0"}, args...), out, errOut)
 	res := make(chan pakeResult, 1)
 	go func() {
-		var out, errOut bytes.Buffer
-		code := program.Run(append([]string{"pake", "listen", "-addr", "127.0.0.1:0"}, args...), &out, &errOut)
+		code := <-done
 		res <- pakeResult{code, out.String(), errOut.String()}
 	}()
-	select {
-	case a := <-addrc:
-		return a.String(), res
-	case r := <-res:
-		t.Fatalf("listen exited early with %d: %s", r.code, r.stderr)
-	case <-time.After(20 * time.Second):
-		t.Fatal("listen did not start")
-	}
-	return "", nil
+	return addr, res
 }
 
 func waitResult(t *testing.T, res <-chan pakeResult) pakeResult {
@@ -333,30 +323,36 @@ func TestPakeListenDeadline(t *testing.T) {
 
 // TestPakeListenAttempts checks that the listener sends at most
 // pakeMaxAttempts msg2s to peers that then do not confirm, each of which
-// could test a password with it, and then stops.
+// could test a password with it, and then stops: it accepts no further
+// connection once the last msg2 is sent, even while that exchange goes
+// on.
 func TestPakeListenAttempts(t *testing.T) {
 	addr, lres := startListener(t, append([]string{"-password-file", pakePasswordFile(t, "pw")}, pakeTestArgs...)...)
 	s := pake.Default()
-	for i := range pakeMaxAttempts + 1 {
+	var last net.Conn
+	for i := range pakeMaxAttempts {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
-			if i == pakeMaxAttempts {
-				break // the listener has stopped
-			}
-			t.Fatal(err)
+			t.Fatalf("peer %d: %v", i+1, err)
 		}
+		defer c.Close()
 		c.Write(pakeFrame([]byte("pqkem pake v1\x00" + s.Name())))
 		c.Write(pakeFrame(bytes.Repeat([]byte{0x5a}, s.Msg1Size())))
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		_, err = io.ReadFull(c, make([]byte, 4+s.Msg2Size()))
-		c.Close()
-		if i < pakeMaxAttempts && err != nil {
+		if _, err = io.ReadFull(c, make([]byte, 4+s.Msg2Size())); err != nil {
 			t.Fatalf("peer %d: no msg2: %v", i+1, err)
 		}
-		if i == pakeMaxAttempts && err == nil {
-			t.Fatalf("peer %d got a msg2, past the limit of %d", i+1, pakeMaxAttempts)
+		if i < pakeMaxAttempts-1 {
+			c.Close()
 		}
+		last = c
 	}
+	// The last peer that got a msg2 has not answered yet.
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		t.Errorf("a connection is accepted after %d msg2s", pakeMaxAttempts)
+	}
+	last.Close()
 	if l := waitResult(t, lres); l.code != exitError || !strings.Contains(l.stderr, "did not confirm a key") {
 		t.Errorf("listen: exit %d, stderr %q", l.code, l.stderr)
 	}

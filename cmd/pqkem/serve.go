@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -62,10 +61,8 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	for _, r := range [][2]string{{"key", c.key}, {"listen", c.listen}, {"to", c.to}} {
-		if err := required(r[0], r[1]); err != nil {
-			return err
-		}
+	if err := required("key", c.key, "listen", c.listen, "to", c.to); err != nil {
+		return err
 	}
 	if err := c.check(); err != nil {
 		return err
@@ -83,7 +80,7 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 		}
 		for i, k := range allowed {
 			if k.Scheme().Name() != s.Name() {
-				return fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", c.allow, i+1, k.Scheme().Name(), s.Name())
+				return fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, k.Scheme().Name(), s.Name())
 			}
 		}
 		cfg.VerifyPeerStaticKey = allowKeys(allowed)
@@ -94,12 +91,12 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 		if errors.As(err, &ne) {
 			return fmt.Errorf("-listen: %w", err)
 		}
-		return fmt.Errorf("-key %s: %w", c.key, err)
+		return fmt.Errorf("-key %s: %w", displayName(c.key), err)
 	}
 	lg := newTunnelLog(out.Stderr, "serve", c.quiet)
 	clients := "any client that knows its public key"
 	if c.allow != "" {
-		clients = fmt.Sprintf("only the clients whose keys are in %s (%d keys)", c.allow, len(allowed))
+		clients = fmt.Sprintf("only the clients whose keys are in %s (%d keys)", displayName(c.allow), len(allowed))
 	}
 	lg.printf("listening on %v, forwarding to %s, %v, server key %s, serving %s, at most %d connections at once",
 		ln.Addr(), c.to, cfg.Protocol, keyfile.Fingerprint(dk.EncapsulationKey()), clients, c.max)
@@ -178,9 +175,10 @@ func serveHandshakeError(err error, mutual bool, p noise.Protocol) string {
 		other.Pattern = noise.PQNK
 		hint = "; the client sent a pqNK handshake (it has no -key), but this server wants a client key of its -allow list"
 	}
-	if sizes, otherSizes := p.MessageSizes(), other.MessageSizes(); len(sizes) > 0 && len(otherSizes) > 0 &&
-		strings.Contains(err.Error(), fmt.Sprintf(" is %d bytes, want %d ", otherSizes[0], sizes[0])) {
-		return fmt.Sprintf("handshake failed: %v%s", err, hint)
+	if se, ok := errors.AsType[*noise.MessageSizeError](err); ok && se.Message == 0 {
+		if otherSizes := other.MessageSizes(); len(otherSizes) > 0 && se.Got == otherSizes[0] {
+			return fmt.Sprintf("handshake failed: %v%s", err, hint)
+		}
 	}
 	return fmt.Sprintf("handshake failed: %v", err)
 }

@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -42,27 +43,31 @@ Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed when the command starts.
 
 The connections are served concurrently, at most -max at once: while
 -max are open, further connections wait in the listening socket's queue
-until one ends (the kernel refuses them when the queue is full). Each
-handshake must complete within -timeout, which also bounds connecting
-to -to; a peer that sends something else than the handshake, or stalls,
-is dropped without affecting the other connections. With -idle, a
-forwarded connection on which nothing has been read or written for that
-long is closed; by default there is no idle limit. Each direction of a
-forwarded connection ends with a half-close, so that a request and its
-response both get through.
+until one ends (the kernel may drop or refuse them when the queue is
+full). Each handshake must complete within -timeout, which also bounds
+connecting to -to; a peer that sends something else than the handshake,
+or stalls, is dropped without affecting the other connections. With
+-idle, a forwarded connection on which nothing has been read or written
+for that long is closed; by default there is no idle limit. Each
+direction of a forwarded connection ends with a half-close, so that a
+request and its response both get through.
 
 On SIGINT or SIGTERM the command stops accepting connections, lets those
 open finish for -grace, then closes them, and exits with status 0; a
-second signal closes them at once.
+second signal closes them at once, and a third ends the command at once
+(exit status 130 or 143).
 
 Standard error has one line per event, with the UTC time and the remote
 address: the start (listening address, protocol, key fingerprints), each
 connection opened (with the client key's fingerprint in pqIK) and closed
 (with its duration and the bytes each way), each failure (a handshake
 that fails or times out, a refused client key, an unreachable -to) and
-the stop. -quiet leaves out the lines of connections that succeed. No
-key material and no forwarded data are logged: a fingerprint is the
-first 16 bytes of the SHA-256 of a public key, in hex.`
+the stop. -quiet leaves out the lines of connections that succeed.
+Connect without -listen logs only its start (the server, the protocol,
+the key fingerprints), which -quiet leaves out, and the error that ends
+it, if any. No key material and no forwarded data are logged: a
+fingerprint is the first 16 bytes of the SHA-256 of a public key, in
+hex.`
 
 // tunnelFlags are the flags pqkem serve and pqkem connect share.
 type tunnelFlags struct {
@@ -82,23 +87,24 @@ const (
 )
 
 func (f *tunnelFlags) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: AESGCM or ChaChaPoly (the same on both sides)")
-	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: SHA256, SHA512, BLAKE2s or BLAKE2b (the same on both sides)")
+	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers())+" (the same on both sides)")
+	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes())+" (the same on both sides)")
 	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "the longest a whole handshake, or connecting to -to, may take")
 	fs.DurationVar(&f.idle, "idle", 0, "close a forwarded connection after this `duration` without traffic either way; 0 means no limit")
 	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are closed")
 	fs.IntVar(&f.max, "max", defaultMaxConns, "the most connections served at once; more wait in the listening queue")
-	fs.BoolVar(&f.quiet, "quiet", false, "log only the start, the stop and failures, not each connection that succeeds")
+	fs.BoolVar(&f.quiet, "quiet", false, "log only failures and a listener's start and stop, not each connection that succeeds (connect without -listen: only failures)")
 }
 
 // check checks the shared flags and parses -cipher and -hash.
 func (f *tunnelFlags) check() error {
-	var ok bool
-	if f.noiseCipher, ok = parseNoiseName(f.cipher, noise.AESGCM, noise.ChaChaPoly); !ok {
-		return cli.Usagef("-cipher: unknown cipher %q, want AESGCM or ChaChaPoly", f.cipher)
+	var err error
+	// "-cipher: unknown cipher ...", not "-cipher: noise: unknown ...".
+	if f.noiseCipher, err = noise.ParseCipher(f.cipher); err != nil {
+		return cli.Usagef("-cipher: %s", strings.TrimPrefix(err.Error(), "noise: "))
 	}
-	if f.noiseHash, ok = parseNoiseName(f.hash, noise.SHA256, noise.SHA512, noise.BLAKE2s, noise.BLAKE2b); !ok {
-		return cli.Usagef("-hash: unknown hash %q, want SHA256, SHA512, BLAKE2s or BLAKE2b", f.hash)
+	if f.noiseHash, err = noise.ParseHash(f.hash); err != nil {
+		return cli.Usagef("-hash: %s", strings.TrimPrefix(err.Error(), "noise: "))
 	}
 	switch {
 	case f.timeout <= 0:
@@ -113,15 +119,13 @@ func (f *tunnelFlags) check() error {
 	return nil
 }
 
-// parseNoiseName returns the value among values whose Noise name is name.
-func parseNoiseName[T fmt.Stringer](name string, values ...T) (T, bool) {
-	for _, v := range values {
-		if v.String() == name {
-			return v, true
-		}
+// noiseNames lists the Noise names of values, for the flags' help.
+func noiseNames[T fmt.Stringer](values []T) string {
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = v.String()
 	}
-	var zero T
-	return zero, false
+	return strings.Join(names, ", ")
 }
 
 // protocol returns the protocol of a tunnel with the flags' cipher and
@@ -225,10 +229,6 @@ func (t *tunnelLog) infof(format string, args ...any) {
 	}
 }
 
-// tunnelListenHook, if set (by tests), is called with the address a
-// tunnel listens on.
-var tunnelListenHook func(net.Addr)
-
 // runTunnelListener serves the connections of ln with handle, at most
 // f.max at once, until Accept fails or a signal stops it (see the
 // command's doc); stop is called when the connections left must end.
@@ -237,9 +237,6 @@ func runTunnelListener(lg *tunnelLog, ln net.Listener, f *tunnelFlags, handle fu
 	signals, release := notifyStop()
 	defer release()
 	pool := newConnPool(f.max)
-	if tunnelListenHook != nil {
-		tunnelListenHook(ln.Addr())
-	}
 	accepting := pool.start(ln, handle)
 	finished := make(chan struct{})
 	var err error
