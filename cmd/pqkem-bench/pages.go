@@ -437,9 +437,10 @@ func (c *pagesCmd) bulk(progress io.Writer) ([]*bulkResult, error) {
 			results[i].cpuRounds = append(results[i].cpuRounds, float64(cpu.Microseconds())/1000)
 		}
 	}
-	for _, b := range results {
+	for i, b := range results {
 		b.MiBPerS = median(b.PerRound)
 		b.CPUPerMiBMs = median(b.cpuRounds)
+		b.Protocol = secs[i].protocol // with TLS's cipher suite now
 	}
 	tls := results[len(results)-1].MiBPerS
 	for _, b := range results {

@@ -71,8 +71,8 @@ func TestPagesJSON(t *testing.T) {
 			t.Errorf("bulk %s: %+v; want %d rounds, positive throughput and ratio", b.Label, b, 2*bulkRoundsPer)
 		}
 	}
-	if res.Bulk[1].Ratio != 1 || !strings.HasPrefix(res.Bulk[1].Label, "TLS") {
-		t.Errorf("bulk: the last contender is %s with ratio %v, want TLS with 1", res.Bulk[1].Label, res.Bulk[1].Ratio)
+	if res.Bulk[1].Ratio != 1 || !strings.HasPrefix(res.Bulk[1].Label, "TLS") || !strings.Contains(res.Bulk[1].Protocol, "TLS_AES_") {
+		t.Errorf("bulk: the last contender is %s (%s) with ratio %v, want TLS, with its cipher suite, with 1", res.Bulk[1].Label, res.Bulk[1].Protocol, res.Bulk[1].Ratio)
 	}
 	if !strings.Contains(stderr, "2 rounds done") {
 		t.Errorf("no progress line on stderr: %q", stderr)
