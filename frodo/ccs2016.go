@@ -40,7 +40,7 @@ const (
 	CCS2016KeySize  = 32 // the shared key: 64 reconciled 4-bit values
 	ccsHintSize     = 8  // C: one bit per coefficient of V
 	ccsSamplerKey   = 32 // an AES-256 key expanded into one matrix's noise
-	ccsAliceRandom  = seedASize + 2*ccsSamplerKey
+	ccsAliceRandom  = seedASize + 2*ccsSamplerKey // Alice0's randomness: seedA, the keys of S and E
 	ccsBobRandom    = 3 * ccsSamplerKey
 	ccsBbar         = 11 // B̄ = log2 q - B
 	ccsExtractedBit = 4  // B
@@ -71,6 +71,10 @@ func (s *KeyExchangeSet) AliceMessageSize() int { return seedASize + s.p.packedS
 // BobMessageSize is the size of Bob's message: pack(B') || C.
 func (s *KeyExchangeSet) BobMessageSize() int { return s.p.packedSize(s.p.n*nbar) + ccsHintSize }
 
+// SeedSize is the size of the seed [KeyExchangeSet.Alice0FromSeed] takes,
+// 80 bytes: seedA, then the sampler keys of S and E.
+func (s *KeyExchangeSet) SeedSize() int { return ccsAliceRandom }
+
 // AliceState is Alice's secret S between her message and Bob's reply. It
 // serves one exchange: [AliceState.Alice1] erases it.
 type AliceState struct {
@@ -84,7 +88,23 @@ type AliceState struct {
 func (s *KeyExchangeSet) Alice0() (msg []byte, state *AliceState) {
 	var r [ccsAliceRandom]byte
 	rand.Read(r[:])
-	return s.alice0(r[:])
+	msg, state = s.alice0(r[:])
+	clear(r[:])
+	return msg, state
+}
+
+// Alice0FromSeed is [KeyExchangeSet.Alice0] with seed as its randomness:
+// the [KeyExchangeSet.SeedSize] bytes the authors' code draws (seedA, then
+// the sampler keys of S and E), as the known-answer vectors give them and
+// as package [github.com/pqkem/pqkem/kem] derives a decapsulation key from
+// its seed. The seed must be uniformly random and secret, and serve one
+// exchange only, as the state does.
+func (s *KeyExchangeSet) Alice0FromSeed(seed []byte) (msg []byte, state *AliceState, err error) {
+	if len(seed) != ccsAliceRandom {
+		return nil, nil, fmt.Errorf("frodo: invalid %s seed length %d, want %d", s.name, len(seed), ccsAliceRandom)
+	}
+	msg, state = s.alice0(seed)
+	return msg, state, nil
 }
 
 func (s *KeyExchangeSet) alice0(random []byte) ([]byte, *AliceState) {
@@ -301,13 +321,6 @@ func ccsRec(key []byte, w *[nbar * nbar]uint16, c *[ccsHintSize]byte) {
 }
 
 func init() {
-	derand.Register("frodo.CCS2016Alice0", func(s *KeyExchangeSet, random []byte) ([]byte, *AliceState, error) {
-		if len(random) != ccsAliceRandom {
-			return nil, nil, fmt.Errorf("frodo: invalid randomness length %d, want %d", len(random), ccsAliceRandom)
-		}
-		msg, st := s.alice0(random)
-		return msg, st, nil
-	})
 	derand.Register("frodo.CCS2016Bob", func(s *KeyExchangeSet, aliceMsg, random []byte) ([]byte, []byte, error) {
 		if len(random) != ccsBobRandom {
 			return nil, nil, fmt.Errorf("frodo: invalid randomness length %d, want %d", len(random), ccsBobRandom)
