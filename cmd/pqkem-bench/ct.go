@@ -33,7 +33,11 @@ Quiet machines and more samples give stronger evidence: the usual bar is
 10^6 measurements per class.
 
 The targets (-list prints them): decapsulation of valid against tampered
-ciphertexts for every scheme (ML-KEM, the hybrids, FrodoKEM); the pake
+ciphertexts for every scheme (ML-KEM, the hybrids, FrodoKEM; for the Frodo
+paper's key exchange, whose keys serve one exchange, Alice1 on a fresh
+key of valid against random ciphertexts, and its Alice0 and Bob on a fixed
+against random secret randomness, which covers its sampler, hint and
+rounding); the pake
 samplers on inputs FIPS 203 SampleNTT reads few against many bytes for;
 pake Respond with a fixed against random passwords; and controls: an A/A
 test (the same inputs in both classes, the harness's noise floor) and,
