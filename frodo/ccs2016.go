@@ -146,6 +146,7 @@ func (s *KeyExchangeSet) Bob(aliceMsg []byte) (msg, key []byte, err error) {
 	var r [ccsBobRandom]byte
 	rand.Read(r[:])
 	msg, key = s.bob(aliceMsg, r[:])
+	clear(r[:])
 	return msg, key, nil
 }
 

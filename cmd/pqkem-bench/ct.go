@@ -37,7 +37,8 @@ ciphertexts for every scheme (ML-KEM, the hybrids, FrodoKEM; for the Frodo
 paper's key exchange, whose keys serve one exchange, Alice1 on a fresh
 key of valid against random ciphertexts, and its Alice0 and Bob on a fixed
 against random secret randomness, which covers its sampler, hint and
-rounding); the pake
+rounding, reported but not asserted: one fixed input shows the data even
+in constant-time code); the pake
 samplers on inputs FIPS 203 SampleNTT reads few against many bytes for;
 pake Respond with a fixed against random passwords; and controls: an A/A
 test (the same inputs in both classes, the harness's noise floor) and,
