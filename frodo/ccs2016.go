@@ -37,9 +37,9 @@ type KeyExchangeSet struct {
 
 // Sizes common to both sets of the CCS 2016 key exchange.
 const (
-	CCS2016KeySize  = 32 // the shared key: 64 reconciled 4-bit values
-	ccsHintSize     = 8  // C: one bit per coefficient of V
-	ccsSamplerKey   = 32 // an AES-256 key expanded into one matrix's noise
+	CCS2016KeySize  = 32                          // the shared key: 64 reconciled 4-bit values
+	ccsHintSize     = 8                           // C: one bit per coefficient of V
+	ccsSamplerKey   = 32                          // an AES-256 key expanded into one matrix's noise
 	ccsAliceRandom  = seedASize + 2*ccsSamplerKey // Alice0's randomness: seedA, the keys of S and E
 	ccsBobRandom    = 3 * ccsSamplerKey
 	ccsBbar         = 11 // B̄ = log2 q - B
@@ -220,13 +220,21 @@ func (a *AliceState) Alice1(bobMsg []byte) (key []byte, err error) {
 }
 
 func (a *AliceState) alice1(bobMsg []byte) []byte {
+	var w [nbar * nbar]uint16
+	a.bPrimeS(&w, bobMsg)
+	key := make([]byte, CCS2016KeySize)
+	ccsRec(key, &w, (*[ccsHintSize]byte)(bobMsg[len(bobMsg)-ccsHintSize:]))
+	clear(w[:])
+	return key
+}
+
+// bPrimeS sets w to W = B' S mod q, B' unpacked row by row from Bob's
+// message.
+func (a *AliceState) bPrimeS(w *[nbar * nbar]uint16, bobMsg []byte) {
 	p := a.set.p
 	n := p.n
-	c1 := p.packedSize(n * nbar)
-	// W = B' S
-	var w [nbar * nbar]uint16
 	var row [maxN]uint16
-	rowBytes := c1 / nbar
+	rowBytes := p.packedSize(n*nbar) / nbar
 	for i := range nbar {
 		p.unpack(row[:n], bobMsg[i*rowBytes:(i+1)*rowBytes])
 		dot8(w[i*nbar:i*nbar+nbar], row[:n], a.st, n)
@@ -234,10 +242,6 @@ func (a *AliceState) alice1(bobMsg []byte) []byte {
 	for i := range w {
 		w[i] &= p.q1()
 	}
-	key := make([]byte, CCS2016KeySize)
-	ccsRec(key, &w, (*[ccsHintSize]byte)(bobMsg[c1:]))
-	clear(w[:])
-	return key
 }
 
 // sampleMatrix fills out with noise from the AES-256-CTR stream of key
@@ -261,11 +265,7 @@ func (s *KeyExchangeSet) sampleMatrix(out []uint16, key []byte) {
 			b := buf[:3*m/2]
 			clear(b)
 			ctr.XORKeyStream(b, b)
-			for j := 0; j < m; j += 2 {
-				x := uint32(b[3*j/2]) | uint32(b[3*j/2+1])<<8 | uint32(b[3*j/2+2])<<16
-				rest[j] = uint16(x&0x7ff)<<1 | uint16(x>>11&1)
-				rest[j+1] = uint16(x>>12&0x7ff)<<1 | uint16(x>>23&1)
-			}
+			ccsD3Words(rest[:m], b)
 			rest = rest[m:]
 		} else {
 			m := min(len(rest), len(buf)/2)
@@ -278,6 +278,19 @@ func (s *KeyExchangeSet) sampleMatrix(out []uint16, key []byte) {
 	}
 	clear(buf[:])
 	s.p.sample(out)
+}
+
+// ccsD3Words sets out[2p], out[2p+1] to the words u<<1 | sign of the two
+// 12-bit samples of the 3-byte group b[3p:3p+3], read as a 24-bit
+// little-endian x: u is bits 0-10 and the sign bit 11 of the first, u is
+// bits 12-22 and the sign bit 23 of the second (the bit fields of the
+// authors' code as gcc lays them out). len(b) = 3 len(out) / 2.
+func ccsD3Words(out []uint16, b []byte) {
+	for j := 0; j+1 < len(out); j += 2 {
+		x := uint32(b[3*j/2]) | uint32(b[3*j/2+1])<<8 | uint32(b[3*j/2+2])<<16
+		out[j] = uint16(x&0x7ff)<<1 | uint16(x>>11&1)
+		out[j+1] = uint16(x>>12&0x7ff)<<1 | uint16(x>>23&1)
+	}
 }
 
 // ccsHint writes Bob's cross-rounding hint C: bit t (LSB first) is bit
