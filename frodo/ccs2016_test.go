@@ -179,3 +179,25 @@ func TestCCS2016Intermediates(t *testing.T) {
 		}
 	}
 }
+
+// TestCCS2016D3Words checks the two-groups-at-a-time path of ccsD3Words
+// against its one-group path, which the sampler counts test, at every
+// length up to a few groups and at a matrix's length.
+func TestCCS2016D3Words(t *testing.T) {
+	b := make([]byte, 3*752*8/2)
+	for i := range b {
+		b[i] = byte(i*131 + i>>8*7 + 5)
+	}
+	for _, m := range []int{0, 2, 4, 6, 8, 10, 12, 14, 752 * 8} {
+		got, want := make([]uint16, m), make([]uint16, m)
+		ccsD3Words(got, b[:3*m/2])
+		for p := 0; p < m/2; p++ {
+			ccsD3Words(want[2*p:2*p+2], b[3*p:3*p+3])
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%d samples: word %d is %#x, want %#x", m, i, got[i], want[i])
+			}
+		}
+	}
+}
