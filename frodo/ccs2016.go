@@ -4,6 +4,7 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -37,10 +38,10 @@ type KeyExchangeSet struct {
 
 // Sizes common to both sets of the CCS 2016 key exchange.
 const (
-	CCS2016KeySize  = 32 // the shared key: 64 reconciled 4-bit values
-	ccsHintSize     = 8  // C: one bit per coefficient of V
-	ccsSamplerKey   = 32 // an AES-256 key expanded into one matrix's noise
-	ccsAliceRandom  = seedASize + 2*ccsSamplerKey
+	CCS2016KeySize  = 32                          // the shared key: 64 reconciled 4-bit values
+	ccsHintSize     = 8                           // C: one bit per coefficient of V
+	ccsSamplerKey   = 32                          // an AES-256 key expanded into one matrix's noise
+	ccsAliceRandom  = seedASize + 2*ccsSamplerKey // Alice0's randomness: seedA, the keys of S and E
 	ccsBobRandom    = 3 * ccsSamplerKey
 	ccsBbar         = 11 // B̄ = log2 q - B
 	ccsExtractedBit = 4  // B
@@ -71,6 +72,10 @@ func (s *KeyExchangeSet) AliceMessageSize() int { return seedASize + s.p.packedS
 // BobMessageSize is the size of Bob's message: pack(B') || C.
 func (s *KeyExchangeSet) BobMessageSize() int { return s.p.packedSize(s.p.n*nbar) + ccsHintSize }
 
+// SeedSize is the size of the seed [KeyExchangeSet.Alice0FromSeed] takes,
+// 80 bytes: seedA, then the sampler keys of S and E.
+func (s *KeyExchangeSet) SeedSize() int { return ccsAliceRandom }
+
 // AliceState is Alice's secret S between her message and Bob's reply. It
 // serves one exchange: [AliceState.Alice1] erases it.
 type AliceState struct {
@@ -84,7 +89,23 @@ type AliceState struct {
 func (s *KeyExchangeSet) Alice0() (msg []byte, state *AliceState) {
 	var r [ccsAliceRandom]byte
 	rand.Read(r[:])
-	return s.alice0(r[:])
+	msg, state = s.alice0(r[:])
+	clear(r[:])
+	return msg, state
+}
+
+// Alice0FromSeed is [KeyExchangeSet.Alice0] with seed as its randomness:
+// the [KeyExchangeSet.SeedSize] bytes the authors' code draws (seedA, then
+// the sampler keys of S and E), as the known-answer vectors give them and
+// as package [github.com/pqkem/pqkem/kem] derives a decapsulation key from
+// its seed. The seed must be uniformly random and secret, and serve one
+// exchange only, as the state does.
+func (s *KeyExchangeSet) Alice0FromSeed(seed []byte) (msg []byte, state *AliceState, err error) {
+	if len(seed) != ccsAliceRandom {
+		return nil, nil, fmt.Errorf("frodo: invalid %s seed length %d, want %d", s.name, len(seed), ccsAliceRandom)
+	}
+	msg, state = s.alice0(seed)
+	return msg, state, nil
 }
 
 func (s *KeyExchangeSet) alice0(random []byte) ([]byte, *AliceState) {
@@ -95,7 +116,8 @@ func (s *KeyExchangeSet) alice0(random []byte) ([]byte, *AliceState) {
 	copy(msg, seedA)
 
 	var sm [maxN * nbar]uint16 // S, n x n̄
-	b := make([]uint16, n*nbar)
+	var bm [maxN * nbar]uint16 // E, then B
+	b := bm[:n*nbar]
 	s.sampleMatrix(sm[:n*nbar], random[seedASize:seedASize+ccsSamplerKey])
 	s.sampleMatrix(b, random[seedASize+ccsSamplerKey:ccsAliceRandom])
 	st := make([]uint16, nbar*n)
@@ -126,6 +148,7 @@ func (s *KeyExchangeSet) Bob(aliceMsg []byte) (msg, key []byte, err error) {
 	var r [ccsBobRandom]byte
 	rand.Read(r[:])
 	msg, key = s.bob(aliceMsg, r[:])
+	clear(r[:])
 	return msg, key, nil
 }
 
@@ -199,13 +222,21 @@ func (a *AliceState) Alice1(bobMsg []byte) (key []byte, err error) {
 }
 
 func (a *AliceState) alice1(bobMsg []byte) []byte {
+	var w [nbar * nbar]uint16
+	a.bPrimeS(&w, bobMsg)
+	key := make([]byte, CCS2016KeySize)
+	ccsRec(key, &w, (*[ccsHintSize]byte)(bobMsg[len(bobMsg)-ccsHintSize:]))
+	clear(w[:])
+	return key
+}
+
+// bPrimeS sets w to W = B' S mod q, B' unpacked row by row from Bob's
+// message.
+func (a *AliceState) bPrimeS(w *[nbar * nbar]uint16, bobMsg []byte) {
 	p := a.set.p
 	n := p.n
-	c1 := p.packedSize(n * nbar)
-	// W = B' S
-	var w [nbar * nbar]uint16
 	var row [maxN]uint16
-	rowBytes := c1 / nbar
+	rowBytes := p.packedSize(n*nbar) / nbar
 	for i := range nbar {
 		p.unpack(row[:n], bobMsg[i*rowBytes:(i+1)*rowBytes])
 		dot8(w[i*nbar:i*nbar+nbar], row[:n], a.st, n)
@@ -213,10 +244,6 @@ func (a *AliceState) alice1(bobMsg []byte) []byte {
 	for i := range w {
 		w[i] &= p.q1()
 	}
-	key := make([]byte, CCS2016KeySize)
-	ccsRec(key, &w, (*[ccsHintSize]byte)(bobMsg[c1:]))
-	clear(w[:])
-	return key
 }
 
 // sampleMatrix fills out with noise from the AES-256-CTR stream of key
@@ -240,11 +267,7 @@ func (s *KeyExchangeSet) sampleMatrix(out []uint16, key []byte) {
 			b := buf[:3*m/2]
 			clear(b)
 			ctr.XORKeyStream(b, b)
-			for j := 0; j < m; j += 2 {
-				x := uint32(b[3*j/2]) | uint32(b[3*j/2+1])<<8 | uint32(b[3*j/2+2])<<16
-				rest[j] = uint16(x&0x7ff)<<1 | uint16(x>>11&1)
-				rest[j+1] = uint16(x>>12&0x7ff)<<1 | uint16(x>>23&1)
-			}
+			ccsD3Words(rest[:m], b)
 			rest = rest[m:]
 		} else {
 			m := min(len(rest), len(buf)/2)
@@ -257,6 +280,29 @@ func (s *KeyExchangeSet) sampleMatrix(out []uint16, key []byte) {
 	}
 	clear(buf[:])
 	s.p.sample(out)
+}
+
+// ccsD3Words sets out[2p], out[2p+1] to the words u<<1 | sign of the two
+// 12-bit samples of the 3-byte group b[3p:3p+3], read as a 24-bit
+// little-endian x: u is bits 0-10 and the sign bit 11 of the first, u is
+// bits 12-22 and the sign bit 23 of the second (the bit fields of the
+// authors' code as gcc lays them out). len(b) = 3 len(out) / 2.
+func ccsD3Words(out []uint16, b []byte) {
+	// Two groups at a time from one 64-bit load, while 8 bytes are left.
+	for len(out) >= 4 && len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		out[0] = uint16(x&0x7ff)<<1 | uint16(x>>11&1)
+		out[1] = uint16(x>>12&0x7ff)<<1 | uint16(x>>23&1)
+		out[2] = uint16(x>>24&0x7ff)<<1 | uint16(x>>35&1)
+		out[3] = uint16(x>>36&0x7ff)<<1 | uint16(x>>47&1)
+		out, b = out[4:], b[6:]
+	}
+	for len(out) >= 2 && len(b) >= 3 {
+		x := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+		out[0] = uint16(x&0x7ff)<<1 | uint16(x>>11&1)
+		out[1] = uint16(x>>12&0x7ff)<<1 | uint16(x>>23&1)
+		out, b = out[2:], b[3:]
+	}
 }
 
 // ccsHint writes Bob's cross-rounding hint C: bit t (LSB first) is bit
@@ -301,13 +347,6 @@ func ccsRec(key []byte, w *[nbar * nbar]uint16, c *[ccsHintSize]byte) {
 }
 
 func init() {
-	derand.Register("frodo.CCS2016Alice0", func(s *KeyExchangeSet, random []byte) ([]byte, *AliceState, error) {
-		if len(random) != ccsAliceRandom {
-			return nil, nil, fmt.Errorf("frodo: invalid randomness length %d, want %d", len(random), ccsAliceRandom)
-		}
-		msg, st := s.alice0(random)
-		return msg, st, nil
-	})
 	derand.Register("frodo.CCS2016Bob", func(s *KeyExchangeSet, aliceMsg, random []byte) ([]byte, []byte, error) {
 		if len(random) != ccsBobRandom {
 			return nil, nil, fmt.Errorf("frodo: invalid randomness length %d, want %d", len(random), ccsBobRandom)

@@ -3,6 +3,8 @@ package frodo
 import (
 	"bytes"
 	"testing"
+
+	"github.com/pqkem/pqkem/internal/vectors"
 )
 
 func TestCCS2016RoundTrip(t *testing.T) {
@@ -11,7 +13,10 @@ func TestCCS2016RoundTrip(t *testing.T) {
 		if _, _, err := s.Bob(msgA[:len(msgA)-1]); err == nil {
 			t.Errorf("%s: truncated Alice message accepted", s.Name())
 		}
-		if _, _, err := s.Bob(append(msgA, 0)); err == nil {
+		if _, _, err := s.Bob(nil); err == nil {
+			t.Errorf("%s: empty Alice message accepted", s.Name())
+		}
+		if _, _, err := s.Bob(append(bytes.Clone(msgA), 0)); err == nil {
 			t.Errorf("%s: extended Alice message accepted", s.Name())
 		}
 		msgB, keyB, err := s.Bob(msgA)
@@ -20,6 +25,12 @@ func TestCCS2016RoundTrip(t *testing.T) {
 		}
 		if _, err := st.Alice1(msgB[1:]); err == nil {
 			t.Errorf("%s: truncated Bob message accepted", s.Name())
+		}
+		if _, err := st.Alice1(append(bytes.Clone(msgB), 0)); err == nil {
+			t.Errorf("%s: extended Bob message accepted", s.Name())
+		}
+		if _, err := st.Alice1(nil); err == nil {
+			t.Errorf("%s: empty Bob message accepted", s.Name())
 		}
 		flipped := bytes.Clone(msgB)
 		// A single flipped bit changes the key only where W_t is near a
@@ -39,24 +50,39 @@ func TestCCS2016RoundTrip(t *testing.T) {
 	}
 }
 
-// TestCCS2016SamplerCounts runs the sampler's inverse CDF over every input
-// of one sample and checks the counts against the paper's Table 1.
+// TestCCS2016SamplerCounts runs the sampler, from the bytes of the random
+// stream on, over every input of one sample (each 12-bit half of D3's
+// 3-byte groups, the other half zero; every 16-bit word of D4) and checks
+// the counts against the tables of the specification (the paper's Table
+// 1).
 func TestCCS2016SamplerCounts(t *testing.T) {
 	for _, tc := range []struct {
 		s    *KeyExchangeSet
-		bits uint
+		half int   // D3: which sample of the group varies
+		bits uint  // bits of one sample
 		want []int // count of 0, then of each of +x and -x
 	}{
-		{CCS2016Recommended(), 12, []int{1206, 919, 406, 104, 15, 1}},
-		{CCS2016Paranoid(), 16, []int{19304, 14700, 6490, 1659, 245, 21, 1}},
+		{CCS2016Recommended(), 0, 12, []int{1206, 919, 406, 104, 15, 1}},
+		{CCS2016Recommended(), 1, 12, []int{1206, 919, 406, 104, 15, 1}},
+		{CCS2016Paranoid(), 0, 16, []int{19304, 14700, 6490, 1659, 245, 21, 1}},
 	} {
 		in := make([]uint16, 1<<tc.bits)
-		for x := range in {
-			if tc.bits == 12 {
-				in[x] = uint16(x&0x7ff)<<1 | uint16(x>>11) // D3: u, then sign
-			} else {
-				in[x] = uint16(x)
+		if tc.bits == 12 {
+			var pair [2]uint16
+			for x := range in {
+				v := uint32(x) << (12 * tc.half)
+				ccsD3Words(pair[:], []byte{byte(v), byte(v >> 8), byte(v >> 16)})
+				if pair[1-tc.half] != 0 {
+					t.Fatalf("D3 input %#x: the other sample's word is %#x, want 0", v, pair[1-tc.half])
+				}
+				in[x] = pair[tc.half]
 			}
+		} else {
+			b := make([]byte, 2*len(in))
+			for x := range in {
+				b[2*x], b[2*x+1] = byte(x), byte(x>>8)
+			}
+			leUint16s(in, b)
 		}
 		tc.s.p.sample(in)
 		counts := map[int16]int{}
@@ -70,6 +96,107 @@ func TestCCS2016SamplerCounts(t *testing.T) {
 			}
 			if m > 0 && (pos != w || neg != w) {
 				t.Errorf("%s: +-%d counted %d, %d, want %d", tc.s.Name(), m, pos, neg, w)
+			}
+		}
+	}
+}
+
+// TestCCS2016Intermediates checks the values the vectors give for locating
+// a mismatch, where the unexported functions expose them: the first 16
+// entries of S, E, S' and E' and all of E” from the sampler keys, and W
+// from Alice's state and Bob's message.
+func TestCCS2016Intermediates(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		s    *KeyExchangeSet
+	}{
+		{"frodo-ccs2016/recommended.json", CCS2016Recommended()},
+		{"frodo-ccs2016/paranoid.json", CCS2016Paranoid()},
+	} {
+		var v struct {
+			Cases []struct {
+				AliceRNG string `json:"alice_rng"`
+				MsgBob   string `json:"msg_bob"`
+				Debug    struct {
+					KeyS      string   `json:"sampler_key_S"`
+					KeyE      string   `json:"sampler_key_E"`
+					KeySP     string   `json:"sampler_key_S_prime"`
+					KeyEP     string   `json:"sampler_key_E_prime"`
+					KeyEPP    string   `json:"sampler_key_E_dprime"`
+					SFirst16  []int16  `json:"S_first16"`
+					EFirst16  []int16  `json:"E_first16"`
+					SPFirst16 []int16  `json:"S_prime_first16"`
+					EPFirst16 []int16  `json:"E_prime_first16"`
+					EPP       []int16  `json:"E_dprime"`
+					W         []uint16 `json:"W"`
+				} `json:"debug"`
+			} `json:"cases"`
+		}
+		vectors.ReadJSONLax(t, tc.file, &v)
+		if len(v.Cases) != 10 {
+			t.Fatalf("%s: %d cases, want 10", tc.file, len(v.Cases))
+		}
+		n := tc.s.p.n
+		for i, c := range v.Cases {
+			d := c.Debug
+			for _, m := range []struct {
+				what string
+				key  string
+				size int
+				want []int16
+			}{
+				{"S", d.KeyS, n * nbar, d.SFirst16},
+				{"E", d.KeyE, n * nbar, d.EFirst16},
+				{"S'", d.KeySP, nbar * n, d.SPFirst16},
+				{"E'", d.KeyEP, nbar * n, d.EPFirst16},
+				{"E''", d.KeyEPP, nbar * nbar, d.EPP},
+			} {
+				out := make([]uint16, m.size)
+				tc.s.sampleMatrix(out, vectors.Hex(t, m.key))
+				if len(m.want) == 0 {
+					t.Fatalf("%s case %d: no %s", tc.s.Name(), i, m.what)
+				}
+				for j, w := range m.want {
+					if int16(out[j]) != w {
+						t.Fatalf("%s case %d: %s[%d] = %d, want %d", tc.s.Name(), i, m.what, j, int16(out[j]), w)
+					}
+				}
+			}
+			_, st, err := tc.s.Alice0FromSeed(vectors.Hex(t, c.AliceRNG))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w [nbar * nbar]uint16
+			st.bPrimeS(&w, vectors.Hex(t, c.MsgBob))
+			if len(d.W) != len(w) {
+				t.Fatalf("%s case %d: %d values of W, want %d", tc.s.Name(), i, len(d.W), len(w))
+			}
+			for j := range w {
+				if w[j] != d.W[j] {
+					t.Fatalf("%s case %d: W[%d] = %d, want %d", tc.s.Name(), i, j, w[j], d.W[j])
+				}
+			}
+		}
+	}
+}
+
+// TestCCS2016D3Words checks the two-groups-at-a-time path of ccsD3Words
+// against its one-group path, which the sampler counts test, at every
+// length up to a few groups and at a matrix's length.
+func TestCCS2016D3Words(t *testing.T) {
+	b := make([]byte, 3*752*8/2)
+	for i := range b {
+		b[i] = byte(i*131 + i>>8*7 + 5)
+	}
+	for _, m := range []int{0, 2, 4, 6, 8, 10, 12, 14, 752 * 8} {
+		got, want := make([]uint16, m), make([]uint16, m)
+		ccsD3Words(got, b[:3*m/2])
+		for p := 0; p < m/2; p++ {
+			ccsD3Words(want[2*p:2*p+2], b[3*p:3*p+3])
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%d samples: word %d is %#x, want %#x", m, i, got[i], want[i])
 			}
 		}
 	}

@@ -25,6 +25,15 @@
 // with a mask (the CRYPTO 2020 timing attack on FrodoKEM exploited a
 // short-circuit compare).
 //
+// # The CCS 2016 key exchange
+//
+// The package also runs the protocol of the paper FrodoKEM comes from
+// (Bos et al., ACM CCS 2016), byte for byte as the authors' code does, on
+// the same row generator and kernels: [CCS2016Recommended] and
+// [CCS2016Paranoid], with [KeyExchangeSet.Alice0], [KeyExchangeSet.Bob]
+// and [AliceState.Alice1]. It is passively secure: a state serves one
+// exchange.
+//
 // # Encodings
 //
 // The encapsulation key is the specification's pk, seedA || pack(B).

@@ -23,6 +23,7 @@ func init() {
 var (
 	hybridEncapsulate = mustLookup[func(*hybrid.EncapsulationKey, []byte) ([]byte, []byte, error)]("hybrid.Encapsulate")
 	frodoEncapsulate  = mustLookup[func(*frodo.EncapsulationKey, []byte) ([]byte, []byte)]("frodo.Encapsulate")
+	ccsBob            = mustLookup[func(*frodo.KeyExchangeSet, []byte, []byte) ([]byte, []byte, error)]("frodo.CCS2016Bob")
 )
 
 func mustLookup[F any](name string) F {
@@ -47,6 +48,9 @@ func encapsulateDerand(ek EncapsulationKey, random []byte) (sharedKey, ciphertex
 	case *frodoEncapsulationKey:
 		sharedKey, ciphertext = frodoEncapsulate(k.ek, random)
 		return sharedKey, ciphertext, nil
+	case *ccsEncapsulationKey:
+		ciphertext, sharedKey, err = ccsBob(k.s.s, k.msg, random)
+		return sharedKey, ciphertext, err
 	case *dhkemEncapsulationKey:
 		return dhkemEncapsulateDerand(k, random)
 	}

@@ -9,7 +9,8 @@
 //
 // The schemes of this module are registered by package kem itself: a file
 // per family (mlkem.go for ML-KEM-512, ML-KEM-768 and ML-KEM-1024,
-// mlkem_hybrid.go, frodo.go, dhkem.go for the classical DHKEM(X25519))
+// mlkem_hybrid.go, frodo.go, frodo_ccs2016.go for the key exchange of the
+// Frodo paper, dhkem.go for the classical DHKEM(X25519))
 // adapts the scheme's own package (or the standard library), which never
 // imports kem, so there is no import cycle and every scheme is there
 // whenever kem is linked in. Schemes from
@@ -18,8 +19,10 @@
 //
 // Not every scheme is safe as a long-term key: [EphemeralOnly] says which
 // are not (the eFrodoKEM sets, meant for fewer than 2^8 ciphertexts per
-// key), and protocols such as package [github.com/pqkem/pqkem/noise]
-// refuse them as static keys.
+// key, and the passively secure CCS 2016 Frodo key exchange), and
+// protocols such as package [github.com/pqkem/pqkem/noise] refuse them as
+// static keys. The keys of a [SingleUse] scheme (the CCS 2016 key
+// exchange) serve one decapsulation and have no key files.
 //
 // Known-answer tests of any scheme of this module use derandomized
 // encapsulation through package [github.com/pqkem/pqkem/kem/kemtest]; no
@@ -86,8 +89,9 @@ type DecapsulationKey interface {
 	Scheme() Scheme
 	// Bytes encodes the key in a form Scheme.NewDecapsulationKey accepts,
 	// never nil: the seed, or for a key parsed from another encoding that
-	// has no seed (ML-KEM's or FrodoKEM's expanded form), that encoding.
-	// It is secret.
+	// has no seed (ML-KEM's or FrodoKEM's expanded form), that encoding;
+	// for a key of a [SingleUse] scheme that has decapsulated, whose seed
+	// is erased, an empty slice. It is secret.
 	Bytes() []byte
 	// EncapsulationKey is the public key that goes with this key.
 	EncapsulationKey() EncapsulationKey
@@ -102,11 +106,13 @@ type Specifier interface {
 
 // The schemes of this module register in one init function, in the order
 // kem.All promises: ML-KEM-512, ML-KEM-768 and ML-KEM-1024 first, then
-// the hybrids, then FrodoKEM, then the classical DHKEM(X25519).
+// the hybrids, then FrodoKEM, then the CCS 2016 Frodo key exchange, then
+// the classical DHKEM(X25519).
 func init() {
 	registerMLKEM()
 	registerHybrids()
 	registerFrodo()
+	registerFrodoCCS2016()
 	registerDHKEM()
 }
 

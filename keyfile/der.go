@@ -94,6 +94,9 @@ func schemeOf(what string, id pkix.AlgorithmIdentifier, opts *Options) (*algorit
 
 // algorithmFor returns the entry of the scheme of a key being encoded.
 func algorithmFor(s kem.Scheme) (*algorithm, error) {
+	if err := storable(s); err != nil {
+		return nil, err
+	}
 	a, ok := lookupName(s.Name())
 	if !ok {
 		return nil, fmt.Errorf("keyfile: %s has no DER encoding: %w (use PEM, pqkem's format, or raw)", s.Name(), ErrNoOID)

@@ -54,6 +54,10 @@
 // key's Bytes); reading it needs the scheme from elsewhere
 // ([Options].Scheme).
 //
+// A single-use scheme ([kem.SingleUse]: the CCS 2016 Frodo key exchange,
+// whose keys serve one exchange) has no key files: every function here
+// refuses its keys with an error wrapping [ErrSingleUse].
+//
 // Every private key read is checked: keys from a seed are derived from it;
 // keys read in any other form go through the pairwise consistency check.
 // Errors start with "keyfile: " and name the scheme, the field and what
@@ -214,12 +218,28 @@ type PublicKey struct {
 // that has no object identifier.
 var ErrNoOID = errors.New("no object identifier assigned")
 
+// ErrSingleUse is returned (wrapped) for a key of a single-use scheme
+// ([kem.SingleUse]: the CCS 2016 Frodo key exchange), in any format, to
+// write or to read: such a key serves one exchange and is never stored.
+var ErrSingleUse = errors.New("single-use keys have no key files")
+
+// storable returns an error wrapping [ErrSingleUse] for a single-use scheme.
+func storable(s kem.Scheme) error {
+	if kem.SingleUse(s) {
+		return fmt.Errorf("keyfile: %s keys serve one exchange and are never stored: %w", s.Name(), ErrSingleUse)
+	}
+	return nil
+}
+
 // EncodePrivateKey encodes dk in format f ([PEM], [DER] or [Raw]). PEM and DER
 // are PKCS#8, with the seed form for ML-KEM, for schemes with an OID; PEM
 // is pqkem's format for the others, which have no DER form. The result is
 // secret.
 func EncodePrivateKey(dk kem.DecapsulationKey, f Format) ([]byte, error) {
 	s := dk.Scheme()
+	if err := storable(s); err != nil {
+		return nil, err
+	}
 	switch f {
 	case PEM:
 		if _, ok := lookupName(s.Name()); !ok {
@@ -243,6 +263,9 @@ func EncodePrivateKey(dk kem.DecapsulationKey, f Format) ([]byte, error) {
 // others, which have no DER form.
 func EncodePublicKey(ek kem.EncapsulationKey, f Format) ([]byte, error) {
 	s := ek.Scheme()
+	if err := storable(s); err != nil {
+		return nil, err
+	}
 	switch f {
 	case PEM:
 		if _, ok := lookupName(s.Name()); !ok {
@@ -418,6 +441,9 @@ func decodePEM(data []byte, opts *Options, w want) (*PrivateKey, *PublicKey, err
 	if err := checkScheme(s, opts); err != nil {
 		return nil, nil, err
 	}
+	if err := storable(s); err != nil {
+		return nil, nil, err
+	}
 	if block.Type == PEMProjectPublicKey {
 		ek, err := parsePublicBytes(s, block.Bytes)
 		if err != nil {
@@ -458,6 +484,9 @@ func decodeRaw(data []byte, opts *Options, w want) (*PrivateKey, *PublicKey, err
 	s := opts.Scheme
 	if s == nil {
 		return nil, nil, errors.New("keyfile: a raw key does not name its scheme; the scheme must be given")
+	}
+	if err := storable(s); err != nil {
+		return nil, nil, err
 	}
 	if w == wantPublic || w == wantEither && len(data) == s.EncapsulationKeySize() {
 		ek, err := parsePublicBytes(s, data)

@@ -187,6 +187,10 @@ func TestRoundTripAllSchemes(t *testing.T) {
 }
 
 func roundTrip(t *testing.T, s kem.Scheme) {
+	if kem.SingleUse(s) {
+		singleUseRefused(t, s)
+		return
+	}
 	dk, err := s.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +257,47 @@ func roundTrip(t *testing.T, s kem.Scheme) {
 			t.Errorf("%v: the keys read back do not agree", f)
 		}
 	}
+}
+
+// singleUseRefused checks that the keys of a single-use scheme (the CCS
+// 2016 Frodo key exchange) are neither written nor read, in any format.
+func singleUseRefused(t *testing.T, s kem.Scheme) {
+	dk, err := s.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ek := dk.EncapsulationKey()
+	check := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, keyfile.ErrSingleUse) || !strings.HasPrefix(err.Error(), "keyfile: "+s.Name()+" keys serve one exchange") {
+			t.Errorf("%s: error %v, want ErrSingleUse", what, err)
+		}
+	}
+	for _, f := range []keyfile.Format{keyfile.PEM, keyfile.DER, keyfile.Raw} {
+		data, err := keyfile.EncodePrivateKey(dk, f)
+		check("EncodePrivateKey "+f.String(), err)
+		if data != nil {
+			t.Errorf("EncodePrivateKey %v wrote %d bytes", f, len(data))
+		}
+		_, err = keyfile.EncodePublicKey(ek, f)
+		check("EncodePublicKey "+f.String(), err)
+	}
+	_, err = keyfile.MarshalPKCS8PrivateKey(dk)
+	check("MarshalPKCS8PrivateKey", err)
+	_, err = keyfile.MarshalPKIXPublicKey(ek)
+	check("MarshalPKIXPublicKey", err)
+	// Files made by hand, in pqkem's PEM format and raw.
+	for _, b := range []*pem.Block{
+		{Type: keyfile.PEMProjectPrivateKey, Headers: map[string]string{keyfile.SchemeHeader: s.Name()}, Bytes: dk.Bytes()},
+		{Type: keyfile.PEMProjectPublicKey, Headers: map[string]string{keyfile.SchemeHeader: s.Name()}, Bytes: ek.Bytes()},
+	} {
+		_, _, err := keyfile.Decode(pem.EncodeToMemory(b), nil)
+		check("Decode "+b.Type, err)
+	}
+	_, err = keyfile.DecodePrivateKey(dk.Bytes(), &keyfile.Options{Format: keyfile.Raw, Scheme: s})
+	check("DecodePrivateKey raw", err)
+	_, err = keyfile.DecodePublicKey(ek.Bytes(), &keyfile.Options{Format: keyfile.Raw, Scheme: s})
+	check("DecodePublicKey raw", err)
 }
 
 // noOIDScheme is a scheme without an OID, registered under a test name, to

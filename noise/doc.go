@@ -56,30 +56,32 @@
 // message (bytes, with an empty payload) leaves the rest of 65,535 bytes
 // for its payload:
 //
-//	| kem name                 | Noise name               |  pk   |  ct   | largest message      |
-//	|--------------------------|--------------------------|-------|-------|----------------------|
-//	| ML-KEM-512               | MLKEM512                 |   800 |   768 |  2400 (pqIK, 0)      |
-//	| ML-KEM-768               | MLKEM768                 |  1184 |  1088 |  3488 (pqIK, 0)      |
-//	| ML-KEM-1024              | MLKEM1024                |  1568 |  1568 |  4752 (pqKX/pqIX, 1) |
-//	| X-Wing                   | XWING                    |  1216 |  1120 |  3584 (pqIK, 0)      |
-//	| MLKEM768-P256            | MLKEM768-P256            |  1249 |  1153 |  3683 (pqIK, 0)      |
-//	| MLKEM1024-P384           | MLKEM1024-P384           |  1665 |  1665 |  5043 (pqKX/pqIX, 1) |
-//	| X25519MLKEM768           | X25519MLKEM768           |  1216 |  1120 |  3584 (pqIK, 0)      |
-//	| SecP256r1MLKEM768        | SecP256r1MLKEM768        |  1249 |  1153 |  3683 (pqIK, 0)      |
-//	| SecP384r1MLKEM1024       | SecP384r1MLKEM1024       |  1665 |  1665 |  5043 (pqKX/pqIX, 1) |
-//	| FrodoKEM-640-AES         | FrodoKEM-640-AES         |  9616 |  9752 | 29168 (pqKX/pqIX, 1) |
-//	| FrodoKEM-640-SHAKE       | FrodoKEM-640-SHAKE       |  9616 |  9752 | 29168 (pqKX/pqIX, 1) |
-//	| FrodoKEM-976-AES         | FrodoKEM-976-AES         | 15632 | 15792 | 47264 (pqKX/pqIX, 1) |
-//	| FrodoKEM-976-SHAKE       | FrodoKEM-976-SHAKE       | 15632 | 15792 | 47264 (pqKX/pqIX, 1) |
-//	| FrodoKEM-1344-AES        | FrodoKEM-1344-AES        | 21520 | 21696 | 64960 (pqKX/pqIX, 1) |
-//	| FrodoKEM-1344-SHAKE      | FrodoKEM-1344-SHAKE      | 21520 | 21696 | 64960 (pqKX/pqIX, 1) |
-//	| eFrodoKEM-640-AES        | eFrodoKEM-640-AES        |  9616 |  9720 |  9736 (pqNN only)    |
-//	| eFrodoKEM-640-SHAKE      | eFrodoKEM-640-SHAKE      |  9616 |  9720 |  9736 (pqNN only)    |
-//	| eFrodoKEM-976-AES        | eFrodoKEM-976-AES        | 15632 | 15744 | 15760 (pqNN only)    |
-//	| eFrodoKEM-976-SHAKE      | eFrodoKEM-976-SHAKE      | 15632 | 15744 | 15760 (pqNN only)    |
-//	| eFrodoKEM-1344-AES       | eFrodoKEM-1344-AES       | 21520 | 21632 | 21648 (pqNN only)    |
-//	| eFrodoKEM-1344-SHAKE     | eFrodoKEM-1344-SHAKE     | 21520 | 21632 | 21648 (pqNN only)    |
-//	| DHKEM-X25519-HKDF-SHA256 | DHKEM-X25519-HKDF-SHA256 |    32 |    32 |   144 (pqKX/pqIX, 1) |
+//	| kem name                  | Noise name                |  pk   |  ct   | largest message      |
+//	|---------------------------|---------------------------|-------|-------|----------------------|
+//	| ML-KEM-512                | MLKEM512                  |   800 |   768 |  2400 (pqIK, 0)      |
+//	| ML-KEM-768                | MLKEM768                  |  1184 |  1088 |  3488 (pqIK, 0)      |
+//	| ML-KEM-1024               | MLKEM1024                 |  1568 |  1568 |  4752 (pqKX/pqIX, 1) |
+//	| X-Wing                    | XWING                     |  1216 |  1120 |  3584 (pqIK, 0)      |
+//	| MLKEM768-P256             | MLKEM768-P256             |  1249 |  1153 |  3683 (pqIK, 0)      |
+//	| MLKEM1024-P384            | MLKEM1024-P384            |  1665 |  1665 |  5043 (pqKX/pqIX, 1) |
+//	| X25519MLKEM768            | X25519MLKEM768            |  1216 |  1120 |  3584 (pqIK, 0)      |
+//	| SecP256r1MLKEM768         | SecP256r1MLKEM768         |  1249 |  1153 |  3683 (pqIK, 0)      |
+//	| SecP384r1MLKEM1024        | SecP384r1MLKEM1024        |  1665 |  1665 |  5043 (pqKX/pqIX, 1) |
+//	| FrodoKEM-640-AES          | FrodoKEM-640-AES          |  9616 |  9752 | 29168 (pqKX/pqIX, 1) |
+//	| FrodoKEM-640-SHAKE        | FrodoKEM-640-SHAKE        |  9616 |  9752 | 29168 (pqKX/pqIX, 1) |
+//	| FrodoKEM-976-AES          | FrodoKEM-976-AES          | 15632 | 15792 | 47264 (pqKX/pqIX, 1) |
+//	| FrodoKEM-976-SHAKE        | FrodoKEM-976-SHAKE        | 15632 | 15792 | 47264 (pqKX/pqIX, 1) |
+//	| FrodoKEM-1344-AES         | FrodoKEM-1344-AES         | 21520 | 21696 | 64960 (pqKX/pqIX, 1) |
+//	| FrodoKEM-1344-SHAKE       | FrodoKEM-1344-SHAKE       | 21520 | 21696 | 64960 (pqKX/pqIX, 1) |
+//	| eFrodoKEM-640-AES         | eFrodoKEM-640-AES         |  9616 |  9720 |  9736 (pqNN only)    |
+//	| eFrodoKEM-640-SHAKE       | eFrodoKEM-640-SHAKE       |  9616 |  9720 |  9736 (pqNN only)    |
+//	| eFrodoKEM-976-AES         | eFrodoKEM-976-AES         | 15632 | 15744 | 15760 (pqNN only)    |
+//	| eFrodoKEM-976-SHAKE       | eFrodoKEM-976-SHAKE       | 15632 | 15744 | 15760 (pqNN only)    |
+//	| eFrodoKEM-1344-AES        | eFrodoKEM-1344-AES        | 21520 | 21632 | 21648 (pqNN only)    |
+//	| eFrodoKEM-1344-SHAKE      | eFrodoKEM-1344-SHAKE      | 21520 | 21632 | 21648 (pqNN only)    |
+//	| Frodo-CCS2016-Recommended | Frodo-CCS2016-Recommended | 11296 | 11288 | 11304 (pqNN only)    |
+//	| Frodo-CCS2016-Paranoid    | Frodo-CCS2016-Paranoid    | 12976 | 12968 | 12984 (pqNN only)    |
+//	| DHKEM-X25519-HKDF-SHA256  | DHKEM-X25519-HKDF-SHA256  |    32 |    32 |   144 (pqKX/pqIX, 1) |
 //
 // So FrodoKEM-1344 in pqKX or pqIX leaves 575 bytes for the second
 // message's payload, and in pqIK 767 for the first's; [Protocol.MessageSizes]
@@ -91,10 +93,13 @@
 // [NewHandshakeState].
 //
 // A KEM whose keys are not safe as long-term keys ([kem.EphemeralOnly]:
-// the eFrodoKEM sets, which allow fewer than 2^8 ciphertexts per key, and
-// any passively secure scheme registered from elsewhere) is refused in
+// the eFrodoKEM sets, which allow fewer than 2^8 ciphertexts per key, the
+// passively secure CCS 2016 Frodo key exchange, whose keys serve one
+// exchange, and any such scheme registered from elsewhere) is refused in
 // every pattern with a static key, so it runs only pqNN (the largest
-// eFrodoKEM message there is the responder's ekem ciphertext and tag).
+// message there is the responder's ekem ciphertext and tag). In pqNN the
+// CCS 2016 key exchange is the paper's own protocol: the initiator's
+// ephemeral key is Alice's message, the responder's ciphertext Bob's.
 //
 // # Security notes
 //

@@ -610,3 +610,33 @@ func TestDocTable(t *testing.T) {
 		t.Errorf("the table has %d rows, want %d", len(rows)-1, len(kem.All()))
 	}
 }
+
+// The CCS 2016 Frodo key exchange, passively secure and single-use, is
+// refused as a static key (pqNK's responder key here) with an error that
+// says why, and runs pqNN, the paper's own protocol as a Noise handshake.
+func TestCCS2016(t *testing.T) {
+	for _, name := range []string{"Frodo-CCS2016-Recommended", "Frodo-CCS2016-Paranoid"} {
+		s, err := kem.ByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dk, err := s.GenerateKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		nk := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.ChaChaPoly, Hash: noise.SHA256}
+		for _, cfg := range []noise.HandshakeConfig{
+			{Protocol: nk, StaticKey: dk},
+			{Protocol: nk, Initiator: true, RemoteStaticKey: dk.EncapsulationKey()},
+		} {
+			_, err := noise.NewHandshakeState(&cfg)
+			if err == nil || !strings.HasPrefix(err.Error(), "noise: "+name+" is not safe as a static key") ||
+				!strings.Contains(err.Error(), "passively secure and single-use") {
+				t.Errorf("%v, initiator %v: %v, want a static key refused", nk, cfg.Initiator, err)
+			}
+		}
+		for _, c := range ciphers {
+			roundTrip(t, noise.Protocol{Pattern: noise.PQNN, KEM: s, Cipher: c, Hash: noise.SHA256})
+		}
+	}
+}

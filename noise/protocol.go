@@ -191,7 +191,7 @@ func (p Protocol) check() error {
 		return err
 	}
 	if kem.EphemeralOnly(p.KEM) && p.Pattern.hasStaticKeys() {
-		return fmt.Errorf("noise: %s is not safe as a static key (its keys are for one exchange, or a few: eFrodoKEM allows fewer than 2^8 ciphertexts per key); of the KEM patterns only pqNN, which has no static keys, may use it",
+		return fmt.Errorf("noise: %s is not safe as a static key (its keys are for one exchange, or a few: eFrodoKEM allows fewer than 2^8 ciphertexts per key, the CCS 2016 Frodo key exchange is passively secure and single-use); of the KEM patterns only pqNN, which has no static keys, may use it",
 			p.KEM.Name())
 	}
 	sizes := p.MessageSizes()

@@ -51,6 +51,7 @@ func TestCTJSON(t *testing.T) {
 func TestCTVerdict(t *testing.T) {
 	ct := &target{Scheme: "S", Operation: "Op", Path: pathGeneric, ConstantTime: true}
 	control := &target{Scheme: "control", Operation: "leaky", Path: pathNone, Control: true}
+	fixed := &target{Scheme: "S", Operation: "Fixed", Path: pathGeneric, ConstantTime: true, FixedInput: true}
 	res := func(t float64) dudect.Result { return dudect.Result{N: [2]int{1000, 1000}, T: t, Test: "raw"} }
 	for _, tc := range []struct {
 		t      *target
@@ -65,6 +66,8 @@ func TestCTVerdict(t *testing.T) {
 		{ct, []float64{6, 12}, false, "possible leak (rerun on a quieter machine), then leak"},
 		{ct, []float64{12, 11}, true, "FAILED: |t| above 10 on every run: leak, then leak"},
 		{ct, []float64{11}, true, "FAILED"}, // one run only where -threshold is below dudect.Threshold
+		{fixed, []float64{12}, false, "leak (a fixed input, not asserted)"},
+		{fixed, []float64{1.2}, false, "no leak seen (a fixed input, not asserted)"},
 		{control, []float64{50}, false, "positive control"},
 		{control, []float64{5}, true, "FAILED: positive control not detected"},
 	} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pqkem/pqkem/internal/dudect"
 	"github.com/pqkem/pqkem/kem"
+	"github.com/pqkem/pqkem/kem/kemtest"
 	"github.com/pqkem/pqkem/pake"
 )
 
@@ -151,6 +152,90 @@ func decapOp(encapsulate func() ([]byte, error), decapsulate func([]byte) ([]byt
 	return dudect.Split{
 		Setup: func(class, i int) { copy(buf, pool[class][i%len(pool[class])]) },
 		Run:   func() { decapsulate(buf) },
+	}, nil
+}
+
+// singleUseDecapOp is decapOp for a single-use scheme (the CCS 2016 Frodo
+// key exchange), whose key serves one decapsulation: the untimed Setup
+// makes a fresh key from one fixed seed, so that class 0's valid
+// ciphertexts are all for it, and class 1 is random ciphertexts of the
+// same length, which Alice1 reconciles all the same.
+func singleUseDecapOp(s kem.Scheme) (dudect.Split, error) {
+	seed := dudect.RandomBytes(s.DecapsulationKeySize())
+	dk, err := s.NewDecapsulationKey(seed)
+	if err != nil {
+		return dudect.Split{}, err
+	}
+	ek := dk.EncapsulationKey()
+	pool := slots(s.CiphertextSize())
+	var want []byte
+	for i := range pool[0] {
+		K, ct := ek.Encapsulate()
+		if i == 0 {
+			want = K
+		}
+		copy(pool[0][i], ct)
+		copy(pool[1][i], dudect.RandomBytes(len(ct)))
+	}
+	if K, err := dk.Decapsulate(pool[0][0]); err != nil || !bytes.Equal(K, want) {
+		return dudect.Split{}, fmt.Errorf("a valid ciphertext does not decapsulate to its key: %v", err)
+	}
+	buf := make([]byte, s.CiphertextSize())
+	return dudect.Split{
+		Setup: func(class, i int) {
+			copy(buf, pool[class][i%len(pool[class])])
+			dk, _ = s.NewDecapsulationKey(seed)
+		},
+		Run: func() { dk.Decapsulate(buf) },
+	}, nil
+}
+
+// alice0Op times the key generation of a single-use scheme (Alice0 of the
+// CCS 2016 key exchange) from one fixed seed (class 0) and from seeds
+// that keep its first 16 bytes, seedA, and draw the rest, the sampler keys
+// of S and E, at random (class 1): the classes differ only in the secrets.
+func alice0Op(s kem.Scheme) (dudect.Split, error) {
+	n := s.DecapsulationKeySize()
+	fixed := dudect.RandomBytes(n)
+	seeds := slots(n)
+	for i := range seeds[0] {
+		copy(seeds[0][i], fixed)
+		copy(seeds[1][i], fixed[:16])
+		copy(seeds[1][i][16:], dudect.RandomBytes(n-16))
+	}
+	if _, err := s.NewDecapsulationKey(fixed); err != nil {
+		return dudect.Split{}, err
+	}
+	buf := make([]byte, n)
+	return dudect.Split{
+		Setup: func(class, i int) { copy(buf, seeds[class][i%len(seeds[class])]) },
+		Run:   func() { s.NewDecapsulationKey(buf) },
+	}, nil
+}
+
+// bobOp times the derandomized encapsulation of a single-use scheme (Bob
+// of the CCS 2016 key exchange) to one encapsulation key, with one fixed
+// randomness (class 0) against random ones (class 1).
+func bobOp(s kem.Scheme) (dudect.Split, error) {
+	dk, err := s.GenerateKey()
+	if err != nil {
+		return dudect.Split{}, err
+	}
+	ek := dk.EncapsulationKey()
+	n := s.EncapsulationSeedSize()
+	fixed := dudect.RandomBytes(n)
+	rs := slots(n)
+	for i := range rs[0] {
+		copy(rs[0][i], fixed)
+		copy(rs[1][i], dudect.RandomBytes(n))
+	}
+	if _, _, err := kemtest.Encapsulate(ek, fixed); err != nil {
+		return dudect.Split{}, err
+	}
+	buf := make([]byte, n)
+	return dudect.Split{
+		Setup: func(class, i int) { copy(buf, rs[class][i%len(rs[class])]) },
+		Run:   func() { kemtest.Encapsulate(ek, buf) },
 	}, nil
 }
 

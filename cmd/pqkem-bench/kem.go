@@ -45,7 +45,11 @@ standard error while it runs.
 Every scheme is timed through the kem registry; -alg all takes every
 scheme pqkem has. Other implementations are shown where there are any: for
 FrodoKEM, CIRCL's frodo640shake beside eFrodoKEM-640-SHAKE (the same
-scheme).
+scheme). For the Frodo paper's key exchange (Frodo-CCS2016-Recommended,
+-Paranoid), key generation is Alice's first step (Alice0), encapsulation
+Bob's step and decapsulation Alice's second step (Alice1); its keys serve
+one decapsulation, so each timed decapsulation takes a fresh key made
+before its batch, untimed.
 
 -md FILE also writes the table to FILE as a Markdown document with the
 machine, the Go version, pqkem's commit and the command line that
@@ -106,6 +110,9 @@ type contender struct {
 	impl                 string
 	generic              bool // run with the generic Go path forced
 	keygen, encap, decap benchOp
+	// prepareDecap, if not nil, readies n calls of decap, untimed, before
+	// each timed batch: a single-use scheme's key serves one decapsulation.
+	prepareDecap func(n int)
 }
 
 var benchOps = []string{"keygen", "encapsulate", "decapsulate"}
@@ -131,22 +138,44 @@ func benchSeed(n int) []byte {
 	return seed
 }
 
-// pqkemContender times s through the kem registry.
+// pqkemContender times s through the kem registry. For the CCS 2016 Frodo
+// key exchange, keygen is Alice0, encapsulate Bob and decapsulate Alice1.
 func pqkemContender(s kem.Scheme, impl string, generic bool) contender {
 	seed := benchSeed(s.DecapsulationKeySize())
-	dk, err := s.NewDecapsulationKey(seed)
-	if err != nil {
-		panic(fmt.Sprintf("bench: %s: NewDecapsulationKey: %v", s.Name(), err)) // the scheme is broken
+	newKey := func() kem.DecapsulationKey {
+		dk, err := s.NewDecapsulationKey(seed)
+		if err != nil {
+			panic(fmt.Sprintf("bench: %s: NewDecapsulationKey: %v", s.Name(), err)) // the scheme is broken
+		}
+		return dk
 	}
+	dk := newKey()
 	ek := dk.Encapsulator()
 	_, c := ek.Encapsulate()
-	return contender{
+	ct := contender{
 		impl:    impl,
 		generic: generic,
 		keygen:  func() { s.NewDecapsulationKey(seed) },
 		encap:   func() { ek.Encapsulate() },
 		decap:   func() { dk.Decapsulate(c) },
 	}
+	if kem.SingleUse(s) {
+		// Each timed decapsulation takes a fresh key, made before the
+		// batch from the same seed, so that c is its ciphertext.
+		var keys []kem.DecapsulationKey
+		next := 0
+		ct.prepareDecap = func(n int) {
+			keys, next = keys[:0], 0
+			for range n {
+				keys = append(keys, newKey())
+			}
+		}
+		ct.decap = func() {
+			keys[next].Decapsulate(c)
+			next++
+		}
+	}
+	return ct
 }
 
 // stdContender times a crypto/mlkem level.
@@ -226,12 +255,17 @@ type benchResult struct {
 
 // timeOp times op for about d and returns the time per call in ns. iters
 // is the number of calls that took about d last time; it is updated.
-func timeOp(op benchOp, generic bool, d time.Duration, iters *int) float64 {
+// prepare, if not nil, readies each batch of calls, untimed.
+func timeOp(op benchOp, prepare func(int), generic bool, d time.Duration, iters *int) float64 {
 	defer cpuid.ForceGeneric(generic)()
+	if prepare == nil {
+		prepare = func(int) {}
+	}
 	if *iters == 0 {
 		// Calibrate: double until one batch takes a tenth of d.
 		n := 1
 		for {
+			prepare(n)
 			start := time.Now()
 			for range n {
 				op()
@@ -243,6 +277,7 @@ func timeOp(op benchOp, generic bool, d time.Duration, iters *int) float64 {
 			n *= 2
 		}
 	}
+	prepare(*iters)
 	start := time.Now()
 	for range *iters {
 		op()
@@ -256,6 +291,7 @@ func bench(progress io.Writer, schemes []kem.Scheme, rounds int, sample time.Dur
 	type cell struct {
 		res   *benchResult
 		op    benchOp
+		prep  func(int)
 		gen   bool
 		iters int
 	}
@@ -266,7 +302,11 @@ func bench(progress io.Writer, schemes []kem.Scheme, rounds int, sample time.Dur
 		for _, opName := range benchOps {
 			for i := range cs {
 				results = append(results, benchResult{Scheme: s.Name(), Operation: opName, Impl: cs[i].impl})
-				cells = append(cells, &cell{op: cs[i].op(opName), gen: cs[i].generic})
+				c := &cell{op: cs[i].op(opName), gen: cs[i].generic}
+				if opName == "decapsulate" {
+					c.prep = cs[i].prepareDecap
+				}
+				cells = append(cells, c)
 			}
 		}
 	}
@@ -292,7 +332,7 @@ func bench(progress io.Writer, schemes []kem.Scheme, rounds int, sample time.Dur
 				for j := range group {
 					i := (sl + j) % len(group)
 					c := group[i]
-					sums[i] += timeOp(c.op, c.gen, sample/slices, &c.iters)
+					sums[i] += timeOp(c.op, c.prep, c.gen, sample/slices, &c.iters)
 				}
 			}
 			for i, c := range group {

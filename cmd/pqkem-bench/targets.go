@@ -28,6 +28,11 @@ type target struct {
 	// ConstantTime is whether the operation is meant to run in time
 	// independent of its class.
 	ConstantTime bool
+	// FixedInput marks a constant-time target whose class 0 is one fixed
+	// input: one fixed input against random ones shows the data even in
+	// constant-time code (SIDE_CHANNELS.md, "Fixed inputs see the
+	// data"), so the target is reported, never asserted.
+	FixedInput bool
 	// Control marks a positive control: an operation that is variable
 	// time on purpose, which the test must see leak (|t| above
 	// dudect.LeakThreshold), to show that it can fail.
@@ -70,13 +75,14 @@ func (t *target) run(n int, limit time.Duration) (dudect.Result, error) {
 // above dudect.Threshold, runs it once more with fresh inputs and a fresh
 // order: on a shared machine a burst of load can cross the line once, a
 // leak crosses it every time. It returns the result of each run, one or
-// two. A positive control, or a target that is not asserted, runs once.
+// two. A positive control, or a target that is not asserted (variable
+// time, or a fixed input), runs once.
 func (t *target) check(n int, limit time.Duration) ([]dudect.Result, error) {
 	res, err := t.run(n, limit)
 	if err != nil {
 		return nil, err
 	}
-	if !t.ConstantTime || !(res.T >= dudect.Threshold) {
+	if !t.ConstantTime || t.FixedInput || !(res.T >= dudect.Threshold) {
 		return []dudect.Result{res}, nil
 	}
 	again, err := t.run(n, limit)
@@ -110,6 +116,16 @@ func codePaths() []string {
 //     without an error (they take the implicit-rejection path; a flip that
 //     makes a hybrid's elliptic-curve point invalid is drawn again, since
 //     that error is public and fast), with one fixed key;
+//   - for a single-use scheme (the CCS 2016 Frodo key exchange),
+//     Decapsulate is Alice1 on a fresh key from one fixed seed, made in
+//     the untimed setup, of valid ciphertexts against random ones (there
+//     is no implicit rejection: Alice1 reconciles whatever it gets); and
+//     its Alice0 (the sampler and A S + E: one fixed seed against seeds
+//     with the same seedA and random sampler keys) and Bob (the sampler,
+//     S' A + E', S' B + E”, the hint and the rounding: one fixed
+//     randomness against random ones, through kemtest) are targets too,
+//     reported but not asserted, since one fixed input against random
+//     ones shows the data even in constant-time code;
 //   - Sample, for every pake sampler: 34-byte XOF inputs for which FIPS 203
 //     SampleNTT (A0) reads few SHAKE128 bytes against inputs for which it
 //     reads many (a fourth block). A0 is variable time: it is a positive
@@ -133,10 +149,30 @@ func allTargets() []*target {
 		for _, path := range codePaths() {
 			out = append(out, &target{
 				Scheme: d.name, Operation: "Decapsulate", Path: path,
-				Classes:      [2]string{"valid ciphertexts", "ciphertexts with one bit flipped"},
+				Classes:      d.classes,
 				ConstantTime: true, Cost: d.cost,
 				prepare: d.prepare,
 			})
+		}
+	}
+	for _, s := range kem.All() {
+		if !kem.SingleUse(s) {
+			continue
+		}
+		for _, path := range codePaths() {
+			out = append(out,
+				&target{
+					Scheme: s.Name(), Operation: "Alice0", Path: path,
+					Classes:      [2]string{"one fixed seed", "seeds with its seedA, random sampler keys"},
+					ConstantTime: true, FixedInput: true, Cost: 10,
+					prepare: func() (dudect.Split, error) { return alice0Op(s) },
+				},
+				&target{
+					Scheme: s.Name(), Operation: "Bob", Path: path,
+					Classes:      [2]string{"one fixed randomness", "random randomness"},
+					ConstantTime: true, FixedInput: true, Cost: 12,
+					prepare: func() (dudect.Split, error) { return bobOp(s) },
+				})
 		}
 	}
 	for _, smp := range pakeSamplers {
@@ -219,6 +255,7 @@ func selectTargets(targets []*target, patterns string) []*target {
 type decapsulator struct {
 	name    string
 	cost    float64
+	classes [2]string
 	prepare func() (dudect.Split, error)
 }
 
@@ -227,7 +264,13 @@ type decapsulator struct {
 func decapsulators() []decapsulator {
 	var out []decapsulator
 	for _, s := range kem.All() {
-		out = append(out, decapsulator{s.Name(), kemCost(s.Name()), func() (dudect.Split, error) {
+		if kem.SingleUse(s) {
+			out = append(out, decapsulator{s.Name(), kemCost(s.Name()),
+				[2]string{"valid ciphertexts, each to a fresh key", "random ciphertexts"},
+				func() (dudect.Split, error) { return singleUseDecapOp(s) }})
+			continue
+		}
+		out = append(out, decapsulator{s.Name(), kemCost(s.Name()), [2]string{"valid ciphertexts", "ciphertexts with one bit flipped"}, func() (dudect.Split, error) {
 			dk, err := s.GenerateKey()
 			if err != nil {
 				return dudect.Split{}, err
@@ -245,6 +288,8 @@ func decapsulators() []decapsulator {
 // kemCost guesses the cost of a decapsulation from the scheme's name.
 func kemCost(name string) float64 {
 	switch {
+	case strings.HasPrefix(name, "Frodo-CCS2016-"):
+		return 10 // Alice1, and Alice0 in the untimed setup
 	case strings.Contains(name, "Frodo") && strings.Contains(name, "1344"):
 		return 120
 	case strings.Contains(name, "Frodo") && strings.Contains(name, "976"):

@@ -42,6 +42,9 @@ func TestTargetList(t *testing.T) {
 	for _, path := range codePaths() {
 		for _, s := range kem.All() {
 			want = append(want, s.Name()+"/Decapsulate/"+path)
+			if kem.SingleUse(s) {
+				want = append(want, s.Name()+"/Alice0/"+path, s.Name()+"/Bob/"+path)
+			}
 		}
 		for _, smp := range pakeSamplers {
 			want = append(want, "pake sampler/Sample "+smp.String()+"/"+path)

@@ -23,6 +23,9 @@ Demo runs a key exchange between Alice and Bob, in memory, with every
 scheme pqkem has (or the one -alg names): Alice generates a key pair and
 sends her encapsulation key; Bob parses it, encapsulates a fresh shared
 key to it and sends the ciphertext back; Alice decapsulates the ciphertext.
+(For the Frodo paper's key exchange, Frodo-CCS2016-*, these are its three
+steps: Alice0, Bob and Alice1.) Each scheme's line names its
+specification and its limits, as 'pqkem list' does.
 For each scheme it prints the sizes of what goes over the wire, the time
 each step took, and a fingerprint of the shared key each side ends up with
 (the first 8 bytes of its SHA-256, in hex; the key itself is never

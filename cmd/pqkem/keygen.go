@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/pqkem/pqkem/internal/cli"
+	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 )
 
@@ -22,7 +23,9 @@ seed d || z, 86 bytes of DER), which OpenSSL 3.5 reads; for X-Wing, its
 32-byte seed under its draft OID. Schemes without an object identifier
 (FrodoKEM, the TLS hybrids) are written in pqkem's own PEM format, a
 "PQKEM PRIVATE KEY" block with a "Scheme: NAME" header, and have no DER
-form. Raw is the scheme's own encoding with no container.
+form. Raw is the scheme's own encoding with no container. The CCS 2016
+Frodo key exchange has no key files: its keys serve one exchange ('pqkem
+demo' runs it).
 
 Use 'pqkem pub' to get the public key, 'pqkem inspect' to look at it.` + outputHelp,
 	Example: `
@@ -55,6 +58,9 @@ func (c *keygenCmd) Run(out *cli.Output, args []string) error {
 	s, err := schemeFlag(c.alg)
 	if err != nil {
 		return err
+	}
+	if kem.SingleUse(s) {
+		return cli.Usagef("-alg %s: its keys serve one exchange and have no key files (it is passively secure); 'pqkem demo -alg %s' runs it", s.Name(), s.Name())
 	}
 	f, err := outputFormat(c.format, s)
 	if err != nil {

@@ -292,6 +292,12 @@ func TestKeyFilesUsage(t *testing.T) {
 			break
 		}
 	}
+	// A single-use scheme has no key files at all.
+	for _, s := range kem.All() {
+		if kem.SingleUse(s) {
+			wantFailure(t, binary(t, dir, nil, "keygen", "-alg", s.Name(), "-out", "k.pem"), exitUsage, "-alg "+s.Name()+": its keys serve one exchange and have no key files")
+		}
+	}
 	wantNoNewFiles(t, dir, before)
 }
 

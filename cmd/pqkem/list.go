@@ -19,8 +19,12 @@ var cmdList = &cli.Command{
 List prints every scheme pqkem has, with its sizes in bytes: the
 encapsulation key, the decapsulation key (as stored: for ML-KEM, the
 64-byte seed d || z), the ciphertext, the shared key, the seed that
-derives a key pair, and the randomness one encapsulation uses. Then it
-names the schemes that are planned but not available yet.
+derives a key pair, and the randomness one encapsulation uses. The status
+names each scheme's specification and its limits: eFrodoKEM keys are for
+fewer than 2^8 ciphertexts, and the Frodo paper's own key exchange
+(Frodo-CCS2016-*) is passively secure, its keys serve one exchange and
+have no key files (keygen refuses it; demo runs it). Then it names the
+schemes that are planned but not available yet.
 
 Every name it prints is a name -alg takes (in any case).`,
 	Example: `

@@ -19,6 +19,19 @@ func TestList(t *testing.T) {
 		if !row.MatchString(stdout) {
 			t.Errorf("list has no row %s:\n%s", row, stdout)
 		}
+		// The limits are in the status.
+		status := s.(kem.Specifier).Specification()
+		if kem.EphemeralOnly(s) && !strings.Contains(status, "ephemeral") {
+			t.Errorf("%s is ephemeral-only, but its status %q does not say so", s.Name(), status)
+		}
+		if kem.SingleUse(s) && !strings.Contains(status, "passively secure; ephemeral only; no key files") {
+			t.Errorf("%s is single-use, but its status %q does not give its limits", s.Name(), status)
+		}
+	}
+	for _, name := range []string{"Frodo-CCS2016-Recommended", "Frodo-CCS2016-Paranoid"} {
+		if !regexp.MustCompile(`(?m)^` + name + ` .*passively secure; ephemeral only; no key files\)$`).MatchString(stdout) {
+			t.Errorf("list does not show %s with its limits:\n%s", name, stdout)
+		}
 	}
 	// Every planned scheme (the hybrids, FrodoKEM) is registered now, so
 	// nothing is left to plan; TestListPlannedLeaves covers the listing.

@@ -18,7 +18,8 @@ import (
 // randomness, which must be [kem.Scheme.EncapsulationSeedSize] bytes long
 // (for ML-KEM, the 32-byte m of FIPS 203 ML-KEM.Encaps_internal; for the
 // hybrids, what package hybrid/hybridtest takes; for FrodoKEM, what
-// package frodo/frodotest takes). It returns an error if the length is
+// package frodo/frodotest takes; for the CCS 2016 Frodo key exchange, the
+// 96 bytes of Bob's sampler keys, as frodotest.CCS2016Bob takes them). It returns an error if the length is
 // wrong, or if the key belongs to a scheme registered from outside this
 // module, which has no derandomized encapsulation.
 func Encapsulate(ek kem.EncapsulationKey, random []byte) (sharedKey, ciphertext []byte, err error) {

@@ -1,0 +1,53 @@
+package frodo_test
+
+import (
+	"testing"
+
+	"github.com/pqkem/pqkem/frodo"
+)
+
+// The heap per party of the CCS 2016 key exchange: its messages, key and
+// state, and beyond them the AES states of the sampler, under 12 KiB (the
+// rule is 64 KiB; an n x n̄ temporary on the heap would cross 12).
+func TestCCS2016Allocations(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("allocation counts are off under -cover and -race")
+	}
+	const limit = 12 << 10
+	for _, s := range []*frodo.KeyExchangeSet{frodo.CCS2016Recommended(), frodo.CCS2016Paranoid()} {
+		msgA, _ := s.Alice0()
+		msgB, _, _ := s.Bob(msgA)
+		seed := make([]byte, s.SeedSize())
+		n := (s.AliceMessageSize() - 16) * 8 / 15 // n * n̄ entries
+		for _, c := range []struct {
+			what   string
+			own    int // the results: messages, key, state S^T
+			allocs float64
+			f      func()
+		}{
+			// One more for Alice0 and Bob than the AES-NI path makes:
+			// crypto/aes's block for A, without AES-NI.
+			{"Alice0", s.AliceMessageSize() + 2*n, 13, func() { s.Alice0() }},
+			{"Bob", s.BobMessageSize() + frodo.CCS2016KeySize, 16, func() { s.Bob(msgA) }},
+			{"Alice1", frodo.CCS2016KeySize, 1, func() {
+				_, st, _ := s.Alice0FromSeed(seed)
+				st.Alice1(msgB)
+			}},
+		} {
+			allocs := testing.AllocsPerRun(3, c.f)
+			bytes := heapPerOp(3, c.f)
+			if c.what == "Alice1" {
+				// Less the Alice0 that made the state.
+				allocs -= testing.AllocsPerRun(3, func() { s.Alice0FromSeed(seed) })
+				bytes -= heapPerOp(3, func() { s.Alice0FromSeed(seed) })
+			}
+			t.Logf("%s %s: %.0f allocations, %d bytes per op (%d of them the results)", s.Name(), c.what, allocs, bytes, c.own)
+			if allocs > c.allocs {
+				t.Errorf("%s %s: %.0f allocations per op, want at most %.0f", s.Name(), c.what, allocs, c.allocs)
+			}
+			if bytes-c.own > limit {
+				t.Errorf("%s %s: %d bytes per op beyond the %d bytes of results, want under 12 KiB", s.Name(), c.what, bytes-c.own, c.own)
+			}
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package kem
+
+import (
+	"crypto"
+	"crypto/rand"
+	"fmt"
+	"sync"
+
+	"github.com/pqkem/pqkem/frodo"
+)
+
+// The two sets of the CCS 2016 Frodo key exchange
+// ([frodo.KeyExchangeSet]), "Frodo-CCS2016-Recommended" and
+// "Frodo-CCS2016-Paranoid", as KEMs: Alice's message is the encapsulation
+// key, GenerateKey is her first step (Alice0) and the decapsulation key
+// holds her state; Encapsulate is Bob's step and his message is the
+// ciphertext; Decapsulate is Alice's second step (Alice1).
+//
+// They are passively secure: nothing is hashed, nothing is checked, and a
+// reused key leaks its secret to an active peer. So they are
+// ephemeral-only and single-use ([EphemeralOnly], [SingleUse]): a
+// decapsulation key serves one Decapsulate, which erases its state (a
+// second is [ErrKeyUsed]), and package keyfile refuses to store their keys.
+//
+// The decapsulation key's seed is the 80 bytes Alice0 draws (seedA, then
+// the sampler keys of S and E) and the encapsulation seed the 96 Bob
+// draws (the sampler keys of S', E' and E”), exactly what the authors'
+// code reads from its random source, so that their vectors run through
+// this interface and kemtest.
+func registerFrodoCCS2016() {
+	Register(&ccsScheme{frodo.CCS2016Recommended()})
+	Register(&ccsScheme{frodo.CCS2016Paranoid()})
+}
+
+type ccsScheme struct{ s *frodo.KeyExchangeSet }
+
+func (s *ccsScheme) Name() string { return s.s.Name() }
+
+// Specification names the paper and the scheme's limits.
+func (s *ccsScheme) Specification() string {
+	return "Bos et al., ACM CCS 2016: passively secure; ephemeral only; no key files"
+}
+
+// EphemeralOnly reports true: the scheme is passively secure.
+func (s *ccsScheme) EphemeralOnly() bool { return true }
+
+// SingleUse reports true: a decapsulation key serves one decapsulation.
+func (s *ccsScheme) SingleUse() bool { return true }
+
+func (s *ccsScheme) EncapsulationKeySize() int  { return s.s.AliceMessageSize() }
+func (s *ccsScheme) DecapsulationKeySize() int  { return s.s.SeedSize() }
+func (s *ccsScheme) CiphertextSize() int        { return s.s.BobMessageSize() }
+func (s *ccsScheme) SharedKeySize() int         { return frodo.CCS2016KeySize }
+func (s *ccsScheme) EncapsulationSeedSize() int { return ccsBobRandomSize }
+
+// ccsBobRandomSize is the randomness of Bob's step: three sampler keys.
+const ccsBobRandomSize = 96
+
+func (s *ccsScheme) GenerateKey() (DecapsulationKey, error) {
+	seed := make([]byte, s.s.SeedSize())
+	rand.Read(seed)
+	return s.NewDecapsulationKey(seed)
+}
+
+// NewDecapsulationKey runs Alice0 with seed as its randomness.
+func (s *ccsScheme) NewDecapsulationKey(b []byte) (DecapsulationKey, error) {
+	if len(b) != s.s.SeedSize() {
+		return nil, fmt.Errorf("kem: invalid %s decapsulation key length %d, want %d (seed)", s.Name(), len(b), s.s.SeedSize())
+	}
+	msg, st, err := s.s.Alice0FromSeed(b)
+	if err != nil {
+		return nil, fmt.Errorf("kem: %w", err)
+	}
+	return &ccsDecapsulationKey{s: s, seed: append([]byte{}, b...), ek: &ccsEncapsulationKey{s, msg}, st: st}, nil
+}
+
+// NewEncapsulationKey takes Alice's message. Only its length is checked:
+// every 15-bit field is an element of Z_q.
+func (s *ccsScheme) NewEncapsulationKey(b []byte) (EncapsulationKey, error) {
+	if len(b) != s.s.AliceMessageSize() {
+		return nil, fmt.Errorf("kem: invalid %s encapsulation key length %d, want %d", s.Name(), len(b), s.s.AliceMessageSize())
+	}
+	return &ccsEncapsulationKey{s, append([]byte{}, b...)}, nil
+}
+
+// ccsDecapsulationKey is Alice between her two steps.
+type ccsDecapsulationKey struct {
+	s  *ccsScheme
+	ek *ccsEncapsulationKey
+
+	mu   sync.Mutex
+	seed []byte            // nil once spent
+	st   *frodo.AliceState // nil once spent
+}
+
+func (k *ccsDecapsulationKey) Scheme() Scheme { return k.s }
+
+// Bytes returns the seed, or an empty slice once Decapsulate has spent the
+// key and erased its seed.
+func (k *ccsDecapsulationKey) Bytes() []byte {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]byte{}, k.seed...)
+}
+
+func (k *ccsDecapsulationKey) EncapsulationKey() EncapsulationKey { return k.ek }
+func (k *ccsDecapsulationKey) Encapsulator() crypto.Encapsulator  { return k.ek }
+
+// Decapsulate is Alice1. A ciphertext of the wrong length is an error that
+// leaves the key as it was; any other spends it, erasing its state and
+// seed, and a second Decapsulate returns [ErrKeyUsed]. A key that differs
+// from Bob's (a failed exchange, or a tampered ciphertext) is not detected.
+func (k *ccsDecapsulationKey) Decapsulate(ciphertext []byte) ([]byte, error) {
+	if want := k.s.CiphertextSize(); len(ciphertext) != want {
+		return nil, fmt.Errorf("kem: invalid %s ciphertext length %d, want %d", k.s.Name(), len(ciphertext), want)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.st == nil {
+		return nil, fmt.Errorf("kem: %s: %w", k.s.Name(), ErrKeyUsed)
+	}
+	st := k.st
+	k.st = nil
+	clear(k.seed)
+	k.seed = nil
+	key, err := st.Alice1(ciphertext)
+	if err != nil {
+		return nil, fmt.Errorf("kem: %w", err)
+	}
+	return key, nil
+}
+
+type ccsEncapsulationKey struct {
+	s   *ccsScheme
+	msg []byte // Alice's message
+}
+
+func (k *ccsEncapsulationKey) Scheme() Scheme { return k.s }
+func (k *ccsEncapsulationKey) Bytes() []byte  { return append([]byte{}, k.msg...) }
+
+// Encapsulate is Bob's step: the shared key and Bob's message.
+func (k *ccsEncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
+	ciphertext, sharedKey, err := k.s.s.Bob(k.msg)
+	if err != nil {
+		panic("kem: " + err.Error()) // NewEncapsulationKey checked the length
+	}
+	return sharedKey, ciphertext
+}
