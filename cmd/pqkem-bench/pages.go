@@ -209,10 +209,7 @@ func (c *pagesCmd) Run(out *cli.Output, args []string) error {
 	if err != nil {
 		return err
 	}
-	names := defaultPageContenders
-	if _, err := kem.ByName(frodoCCS2016Name); err == nil {
-		names = append(slices.Clip(names), frodoCCS2016Name)
-	}
+	names := defaultPageNames()
 	if c.algs != "" {
 		names = nil
 		for name := range strings.SplitSeq(c.algs, ",") {
@@ -239,6 +236,16 @@ func (c *pagesCmd) Run(out *cli.Output, args []string) error {
 
 // maxPageSize is the largest page -pages takes.
 const maxPageSize = 16 << 20
+
+// defaultPageNames are the contenders without -alg: defaultPageContenders
+// and, if the registry has it, the Frodo paper's key exchange.
+func defaultPageNames() []string {
+	names := slices.Clone(defaultPageContenders)
+	if _, err := kem.ByName(frodoCCS2016Name); err == nil {
+		names = append(names, frodoCCS2016Name)
+	}
+	return names
+}
 
 // parsePageSizes parses -pages.
 func parsePageSizes(s string) ([]int, error) {

@@ -109,6 +109,22 @@ func TestPagesEphemeralOnly(t *testing.T) {
 	}
 }
 
+// TestPagesDefaults checks that the default contenders all resolve, and
+// that the Frodo paper's key exchange is among them, as pqNN, where the
+// registry has it.
+func TestPagesDefaults(t *testing.T) {
+	names := defaultPageNames()
+	secs, err := pageContenders(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hasCCS := kem.ByName(frodoCCS2016Name)
+	last := secs[len(secs)-1]
+	if ccs := names[len(names)-1] == frodoCCS2016Name; ccs != (hasCCS == nil) || ccs && !strings.HasPrefix(last.protocol, "Noise_pqNN_") {
+		t.Errorf("default contenders end with %s (%s); the registry has %s: %v", names[len(names)-1], last.protocol, frodoCCS2016Name, hasCCS == nil)
+	}
+}
+
 func TestPagesUsage(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
