@@ -72,10 +72,6 @@ func (s *KeyExchangeSet) AliceMessageSize() int { return seedASize + s.p.packedS
 // BobMessageSize is the size of Bob's message: pack(B') || C.
 func (s *KeyExchangeSet) BobMessageSize() int { return s.p.packedSize(s.p.n*nbar) + ccsHintSize }
 
-// SeedSize is the size of the seed [KeyExchangeSet.Alice0FromSeed] takes,
-// 80 bytes: seedA, then the sampler keys of S and E.
-func (s *KeyExchangeSet) SeedSize() int { return ccsAliceRandom }
-
 // AliceState is Alice's secret S between her message and Bob's reply. It
 // serves one exchange: [AliceState.Alice1] erases it.
 type AliceState struct {
@@ -94,17 +90,16 @@ func (s *KeyExchangeSet) Alice0() (msg []byte, state *AliceState) {
 	return msg, state
 }
 
-// Alice0FromSeed is [KeyExchangeSet.Alice0] with seed as its randomness:
-// the [KeyExchangeSet.SeedSize] bytes the authors' code draws (seedA, then
-// the sampler keys of S and E), as the known-answer vectors give them and
-// as package [github.com/pqkem/pqkem/kem] derives a decapsulation key from
-// its seed. The seed must be uniformly random and secret, and serve one
-// exchange only, as the state does.
-func (s *KeyExchangeSet) Alice0FromSeed(seed []byte) (msg []byte, state *AliceState, err error) {
-	if len(seed) != ccsAliceRandom {
-		return nil, nil, fmt.Errorf("frodo: invalid %s seed length %d, want %d", s.name, len(seed), ccsAliceRandom)
+// alice0FromSeed is [KeyExchangeSet.Alice0] with random as its
+// randomness: the 80 bytes the authors' code draws (seedA, then the
+// sampler keys of S and E), as the known-answer vectors give them. It is
+// not in the package's API, so that no state can be made twice from the
+// same bytes: package frodotest reaches it through internal/derand.
+func (s *KeyExchangeSet) alice0FromSeed(random []byte) (msg []byte, state *AliceState, err error) {
+	if len(random) != ccsAliceRandom {
+		return nil, nil, fmt.Errorf("frodo: invalid %s randomness length %d, want %d", s.name, len(random), ccsAliceRandom)
 	}
-	msg, state = s.alice0(seed)
+	msg, state = s.alice0(random)
 	return msg, state, nil
 }
 
@@ -346,7 +341,11 @@ func ccsRec(key []byte, w *[nbar * nbar]uint16, c *[ccsHintSize]byte) {
 	clear(d[:])
 }
 
+// Derandomized Alice0 and Bob are package frodotest's, through
+// internal/derand, for the known-answer vectors; each checks the length of
+// its randomness.
 func init() {
+	derand.Register("frodo.CCS2016Alice0", (*KeyExchangeSet).alice0FromSeed)
 	derand.Register("frodo.CCS2016Bob", func(s *KeyExchangeSet, aliceMsg, random []byte) ([]byte, []byte, error) {
 		if len(random) != ccsBobRandom {
 			return nil, nil, fmt.Errorf("frodo: invalid randomness length %d, want %d", len(random), ccsBobRandom)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pqkem/pqkem/frodo"
+	"github.com/pqkem/pqkem/frodo/frodotest"
 )
 
 // The heap per party of the CCS 2016 key exchange: its messages, key and
@@ -17,7 +18,7 @@ func TestCCS2016Allocations(t *testing.T) {
 	for _, s := range []*frodo.KeyExchangeSet{frodo.CCS2016Recommended(), frodo.CCS2016Paranoid()} {
 		msgA, _ := s.Alice0()
 		msgB, _, _ := s.Bob(msgA)
-		seed := make([]byte, s.SeedSize())
+		seed := make([]byte, 80)                  // Alice0's randomness: seedA, the sampler keys of S and E
 		n := (s.AliceMessageSize() - 16) * 8 / 15 // n * n̄ entries
 		for _, c := range []struct {
 			what   string
@@ -30,7 +31,7 @@ func TestCCS2016Allocations(t *testing.T) {
 			{"Alice0", s.AliceMessageSize() + 2*n, 13, func() { s.Alice0() }},
 			{"Bob", s.BobMessageSize() + frodo.CCS2016KeySize, 16, func() { s.Bob(msgA) }},
 			{"Alice1", frodo.CCS2016KeySize, 1, func() {
-				_, st, _ := s.Alice0FromSeed(seed)
+				_, st, _ := frodotest.CCS2016Alice0(s, seed)
 				st.Alice1(msgB)
 			}},
 		} {
@@ -38,8 +39,8 @@ func TestCCS2016Allocations(t *testing.T) {
 			bytes := heapPerOp(3, c.f)
 			if c.what == "Alice1" {
 				// Less the Alice0 that made the state.
-				allocs -= testing.AllocsPerRun(3, func() { s.Alice0FromSeed(seed) })
-				bytes -= heapPerOp(3, func() { s.Alice0FromSeed(seed) })
+				allocs -= testing.AllocsPerRun(3, func() { frodotest.CCS2016Alice0(s, seed) })
+				bytes -= heapPerOp(3, func() { frodotest.CCS2016Alice0(s, seed) })
 			}
 			t.Logf("%s %s: %.0f allocations, %d bytes per op (%d of them the results)", s.Name(), c.what, allocs, bytes, c.own)
 			if allocs > c.allocs {

@@ -53,7 +53,7 @@ func FuzzCCS2016(f *testing.F) {
 		}
 
 		// Alice1, given an arbitrary message from Bob.
-		_, st, err := s.Alice0FromSeed(ccsFuzzSeed)
+		_, st, err := s.alice0FromSeed(ccsFuzzSeed)
 		if err != nil {
 			t.Fatal(err)
 		}

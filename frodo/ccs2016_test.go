@@ -162,7 +162,7 @@ func TestCCS2016Intermediates(t *testing.T) {
 					}
 				}
 			}
-			_, st, err := tc.s.Alice0FromSeed(vectors.Hex(t, c.AliceRNG))
+			_, st, err := tc.s.alice0FromSeed(vectors.Hex(t, c.AliceRNG))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -32,7 +32,9 @@
 // the same row generator and kernels: [CCS2016Recommended] and
 // [CCS2016Paranoid], with [KeyExchangeSet.Alice0], [KeyExchangeSet.Bob]
 // and [AliceState.Alice1]. It is passively secure: a state serves one
-// exchange.
+// exchange, and comes only from Alice0, on fresh randomness, so that none
+// can be made twice (the derandomized Alice0 of the known-answer vectors
+// is package frodotest's).
 //
 // # Encodings
 //

@@ -12,10 +12,15 @@ import (
 // Derandomized encapsulation of every scheme of this module is package
 // kemtest's, through internal/derand: one hook that dispatches on this
 // package's key types, and reaches hybrid's and frodo's derandomized
-// encapsulation through their own hooks.
+// encapsulation through their own hooks. So is derandomized key generation
+// of the single-use schemes, whose NewDecapsulationKey refuses every input:
+// one hook for the size of the randomness and one for the key, reaching
+// frodo's Alice0 through its hook.
 
 func init() {
 	derand.Register("kem.Encapsulate", encapsulateDerand)
+	derand.Register("kem.KeySeedSize", keySeedSizeDerand)
+	derand.Register("kem.GenerateKey", generateKeyDerand)
 }
 
 // The hooks of packages hybrid and frodo, registered by their init
@@ -24,6 +29,7 @@ var (
 	hybridEncapsulate = mustLookup[func(*hybrid.EncapsulationKey, []byte) ([]byte, []byte, error)]("hybrid.Encapsulate")
 	frodoEncapsulate  = mustLookup[func(*frodo.EncapsulationKey, []byte) ([]byte, []byte)]("frodo.Encapsulate")
 	ccsBob            = mustLookup[func(*frodo.KeyExchangeSet, []byte, []byte) ([]byte, []byte, error)]("frodo.CCS2016Bob")
+	ccsAlice0         = mustLookup[func(*frodo.KeyExchangeSet, []byte) ([]byte, *frodo.AliceState, error)]("frodo.CCS2016Alice0")
 )
 
 func mustLookup[F any](name string) F {
@@ -55,4 +61,29 @@ func encapsulateDerand(ek EncapsulationKey, random []byte) (sharedKey, ciphertex
 		return dhkemEncapsulateDerand(k, random)
 	}
 	return nil, nil, errors.ErrUnsupported
+}
+
+// keySeedSizeDerand is the size of the randomness generateKeyDerand takes
+// for s, a single-use scheme of this module, or 0 for any other scheme.
+func keySeedSizeDerand(s Scheme) int {
+	if _, ok := s.(*ccsScheme); ok {
+		return ccsAliceRandomSize
+	}
+	return 0
+}
+
+// generateKeyDerand makes a decapsulation key of s, a single-use scheme of
+// this module, with random as its key generation's randomness, which is
+// keySeedSizeDerand(s) bytes long (kemtest checks, and so does frodo). For
+// any other scheme it returns [errors.ErrUnsupported]: one that is not
+// single-use has NewDecapsulationKey.
+func generateKeyDerand(s Scheme, random []byte) (DecapsulationKey, error) {
+	if s, ok := s.(*ccsScheme); ok {
+		msg, st, err := ccsAlice0(s.s, random)
+		if err != nil {
+			return nil, err
+		}
+		return s.newKey(msg, st), nil
+	}
+	return nil, errors.ErrUnsupported
 }

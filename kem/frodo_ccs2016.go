@@ -2,7 +2,6 @@ package kem
 
 import (
 	"crypto"
-	"crypto/rand"
 	"fmt"
 	"sync"
 
@@ -20,13 +19,17 @@ import (
 // reused key leaks its secret to an active peer. So they are
 // ephemeral-only and single-use ([EphemeralOnly], [SingleUse]): a
 // decapsulation key serves one Decapsulate, which erases its state (a
-// second is [ErrKeyUsed]), and package keyfile refuses to store their keys.
+// second is [ErrKeyUsed]). A decapsulation key exists only as made by
+// GenerateKey, from fresh randomness: it has no encoding (its Bytes is
+// nil, DecapsulationKeySize 0), NewDecapsulationKey refuses every input
+// ([ErrSingleUse]), and package keyfile refuses to store its keys, so no
+// key can be copied and used twice.
 //
-// The decapsulation key's seed is the 80 bytes Alice0 draws (seedA, then
-// the sampler keys of S and E) and the encapsulation seed the 96 Bob
-// draws (the sampler keys of S', E' and E”), exactly what the authors'
-// code reads from its random source, so that their vectors run through
-// this interface and kemtest.
+// The encapsulation seed is the 96 bytes Bob draws (the sampler keys of
+// S', E' and E”), and package kemtest's derandomized key generation takes
+// the 80 Alice0 draws (seedA, then the sampler keys of S and E): exactly
+// what the authors' code reads from its random source, so that their
+// vectors run through this interface and kemtest.
 func registerFrodoCCS2016() {
 	Register(&ccsScheme{frodo.CCS2016Recommended()})
 	Register(&ccsScheme{frodo.CCS2016Paranoid()})
@@ -47,31 +50,35 @@ func (s *ccsScheme) EphemeralOnly() bool { return true }
 // SingleUse reports true: a decapsulation key serves one decapsulation.
 func (s *ccsScheme) SingleUse() bool { return true }
 
-func (s *ccsScheme) EncapsulationKeySize() int  { return s.s.AliceMessageSize() }
-func (s *ccsScheme) DecapsulationKeySize() int  { return s.s.SeedSize() }
+func (s *ccsScheme) EncapsulationKeySize() int { return s.s.AliceMessageSize() }
+
+// DecapsulationKeySize is 0: a decapsulation key has no encoding.
+func (s *ccsScheme) DecapsulationKeySize() int  { return 0 }
 func (s *ccsScheme) CiphertextSize() int        { return s.s.BobMessageSize() }
 func (s *ccsScheme) SharedKeySize() int         { return frodo.CCS2016KeySize }
 func (s *ccsScheme) EncapsulationSeedSize() int { return ccsBobRandomSize }
 
-// ccsBobRandomSize is the randomness of Bob's step: three sampler keys.
-const ccsBobRandomSize = 96
+// The randomness of Bob's step (three sampler keys) and of Alice0 (seedA
+// and two sampler keys), as kemtest takes them.
+const (
+	ccsBobRandomSize   = 96
+	ccsAliceRandomSize = 80
+)
 
+// GenerateKey is Alice0, on fresh randomness.
 func (s *ccsScheme) GenerateKey() (DecapsulationKey, error) {
-	seed := make([]byte, s.s.SeedSize())
-	rand.Read(seed)
-	return s.NewDecapsulationKey(seed)
+	msg, st := s.s.Alice0()
+	return s.newKey(msg, st), nil
 }
 
-// NewDecapsulationKey runs Alice0 with seed as its randomness.
+func (s *ccsScheme) newKey(msg []byte, st *frodo.AliceState) *ccsDecapsulationKey {
+	return &ccsDecapsulationKey{s: s, ek: &ccsEncapsulationKey{s, msg}, st: st}
+}
+
+// NewDecapsulationKey always fails, with an error wrapping [ErrSingleUse]:
+// a key made from bytes could be made twice and serve two exchanges.
 func (s *ccsScheme) NewDecapsulationKey(b []byte) (DecapsulationKey, error) {
-	if len(b) != s.s.SeedSize() {
-		return nil, fmt.Errorf("kem: invalid %s decapsulation key length %d, want %d (seed)", s.Name(), len(b), s.s.SeedSize())
-	}
-	msg, st, err := s.s.Alice0FromSeed(b)
-	if err != nil {
-		return nil, fmt.Errorf("kem: %w", err)
-	}
-	return &ccsDecapsulationKey{s: s, seed: append([]byte{}, b...), ek: &ccsEncapsulationKey{s, msg}, st: st}, nil
+	return nil, fmt.Errorf("kem: %s: %w (got %d bytes), want GenerateKey", s.Name(), ErrSingleUse, len(b))
 }
 
 // NewEncapsulationKey takes Alice's message. Only its length is checked:
@@ -88,27 +95,21 @@ type ccsDecapsulationKey struct {
 	s  *ccsScheme
 	ek *ccsEncapsulationKey
 
-	mu   sync.Mutex
-	seed []byte            // nil once spent
-	st   *frodo.AliceState // nil once spent
+	mu sync.Mutex
+	st *frodo.AliceState // nil once spent
 }
 
 func (k *ccsDecapsulationKey) Scheme() Scheme { return k.s }
 
-// Bytes returns the seed, or an empty slice once Decapsulate has spent the
-// key and erased its seed.
-func (k *ccsDecapsulationKey) Bytes() []byte {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return append([]byte{}, k.seed...)
-}
+// Bytes returns nil: the key has no encoding.
+func (k *ccsDecapsulationKey) Bytes() []byte { return nil }
 
 func (k *ccsDecapsulationKey) EncapsulationKey() EncapsulationKey { return k.ek }
 func (k *ccsDecapsulationKey) Encapsulator() crypto.Encapsulator  { return k.ek }
 
 // Decapsulate is Alice1. A ciphertext of the wrong length is an error that
-// leaves the key as it was; any other spends it, erasing its state and
-// seed, and a second Decapsulate returns [ErrKeyUsed]. A key that differs
+// leaves the key as it was; any other spends it, erasing its state, and a
+// second Decapsulate returns [ErrKeyUsed]. A key that differs
 // from Bob's (a failed exchange, or a tampered ciphertext) is not detected.
 func (k *ccsDecapsulationKey) Decapsulate(ciphertext []byte) ([]byte, error) {
 	if want := k.s.CiphertextSize(); len(ciphertext) != want {
@@ -121,8 +122,6 @@ func (k *ccsDecapsulationKey) Decapsulate(ciphertext []byte) ([]byte, error) {
 	}
 	st := k.st
 	k.st = nil
-	clear(k.seed)
-	k.seed = nil
 	key, err := st.Alice1(ciphertext)
 	if err != nil {
 		return nil, fmt.Errorf("kem: %w", err)

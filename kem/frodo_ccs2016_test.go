@@ -18,8 +18,8 @@ var ccsSchemes = []struct{ name, file string }{
 	{"Frodo-CCS2016-Paranoid", "frodo-ccs2016/paranoid.json"},
 }
 
-// The authors' vectors run through the registry: the decapsulation key's
-// seed is alice_rng, the encapsulation seed bob_rng.
+// The authors' vectors run through the registry: kemtest.GenerateKey takes
+// alice_rng, kemtest.Encapsulate bob_rng.
 func TestCCS2016Vectors(t *testing.T) {
 	for _, c := range ccsSchemes {
 		s, err := kem.ByName(c.name)
@@ -62,7 +62,7 @@ func TestCCS2016Vectors(t *testing.T) {
 			return b
 		}
 		for i, tc := range v.Cases {
-			dk := must(t)(s.NewDecapsulationKey(h(tc.AliceRNG)))
+			dk := must(t)(kemtest.GenerateKey(s, h(tc.AliceRNG)))
 			if !bytes.Equal(dk.EncapsulationKey().Bytes(), h(tc.MsgAlice)) {
 				t.Fatalf("%s case %d: encapsulation key is not Alice's message", c.name, i)
 			}
@@ -81,20 +81,21 @@ func TestCCS2016Vectors(t *testing.T) {
 			if err != nil || !bytes.Equal(K2, h(tc.KeyAlice)) {
 				t.Fatalf("%s case %d: Decapsulate gave %x, %v, want Alice's key", c.name, i, K2, err)
 			}
+			// A key from kemtest is single-use like any other.
+			if _, err := dk.Decapsulate(ct); !errors.Is(err, kem.ErrKeyUsed) {
+				t.Fatalf("%s case %d: a second Decapsulate: %v, want ErrKeyUsed", c.name, i, err)
+			}
 		}
 	}
 }
 
 // A decapsulation key serves one decapsulation: a ciphertext of the wrong
-// length leaves it unspent, the first good one spends it, erasing its
-// seed, and the second is ErrKeyUsed.
+// length leaves it unspent, the first good one spends it, and the second
+// is ErrKeyUsed.
 func TestCCS2016SingleUse(t *testing.T) {
 	for _, c := range ccsSchemes {
 		s, _ := kem.ByName(c.name)
 		dk := must(t)(s.GenerateKey())
-		if got := len(dk.Bytes()); got != s.DecapsulationKeySize() || got != 80 {
-			t.Errorf("%s: Bytes is %d bytes, want the 80-byte seed", c.name, got)
-		}
 		K, ct := dk.EncapsulationKey().Encapsulate()
 		for _, n := range []int{0, len(ct) - 1, len(ct) + 1} {
 			_, err := dk.Decapsulate(make([]byte, n))
@@ -106,15 +107,11 @@ func TestCCS2016SingleUse(t *testing.T) {
 		if err != nil || !bytes.Equal(K, K2) {
 			t.Fatalf("%s: Decapsulate: %v", c.name, err)
 		}
-		if b := dk.Bytes(); b == nil || len(b) != 0 {
-			t.Errorf("%s: a spent key's Bytes is %d bytes (nil: %v), want an empty slice", c.name, len(b), b == nil)
-		}
-		_, err = dk.Decapsulate(ct)
-		if !errors.Is(err, kem.ErrKeyUsed) || !strings.HasPrefix(err.Error(), "kem: "+c.name+": ") {
-			t.Errorf("%s: a second Decapsulate: %v, want ErrKeyUsed", c.name, err)
-		}
-		if _, err := s.NewDecapsulationKey(dk.Bytes()); err == nil {
-			t.Errorf("%s: NewDecapsulationKey of a spent key's Bytes succeeded", c.name)
+		for range 2 {
+			K3, err := dk.Decapsulate(ct)
+			if !errors.Is(err, kem.ErrKeyUsed) || !strings.HasPrefix(err.Error(), "kem: "+c.name+": ") || K3 != nil {
+				t.Errorf("%s: Decapsulate of a spent key: %x, %v, want ErrKeyUsed", c.name, K3, err)
+			}
 		}
 
 		// A tampered ciphertext is not detected: it spends the key, and
@@ -128,19 +125,59 @@ func TestCCS2016SingleUse(t *testing.T) {
 		if K3, err := dk.Decapsulate(ct); err != nil || bytes.Equal(K, K3) {
 			t.Errorf("%s: Decapsulate of a ciphertext with its hint flipped: %v, same key %v", c.name, err, bytes.Equal(K, K3))
 		}
+		if _, err := dk.Decapsulate(ct); !errors.Is(err, kem.ErrKeyUsed) {
+			t.Errorf("%s: Decapsulate after a tampered ciphertext: %v, want ErrKeyUsed", c.name, err)
+		}
 
 		for _, n := range []int{0, s.EncapsulationKeySize() - 1, s.EncapsulationKeySize() + 1} {
 			if _, err := s.NewEncapsulationKey(make([]byte, n)); err == nil || !strings.HasPrefix(err.Error(), "kem: invalid") {
 				t.Errorf("%s: NewEncapsulationKey of %d bytes: %v", c.name, n, err)
 			}
 		}
-		for _, n := range []int{0, 79, 81} {
-			if _, err := s.NewDecapsulationKey(make([]byte, n)); err == nil || !strings.HasPrefix(err.Error(), "kem: invalid") {
-				t.Errorf("%s: NewDecapsulationKey of %d bytes: %v", c.name, n, err)
-			}
-		}
 		if sp := s.(kem.Specifier).Specification(); !strings.Contains(sp, "passively secure; ephemeral only; no key files") {
 			t.Errorf("%s: Specification %q does not give the limits", c.name, sp)
+		}
+	}
+}
+
+// A single-use key cannot be copied: it has no encoding before or after
+// its one use, and NewDecapsulationKey refuses every input, whatever its
+// length (the 80 bytes of Alice0's randomness, the sizes of the other
+// encodings, and every length up to a few hundred bytes).
+func TestCCS2016NoEncoding(t *testing.T) {
+	for _, c := range ccsSchemes {
+		s, _ := kem.ByName(c.name)
+		if n := s.DecapsulationKeySize(); n != 0 {
+			t.Errorf("%s: DecapsulationKeySize = %d, want 0", c.name, n)
+		}
+		for _, dk := range []kem.DecapsulationKey{
+			must(t)(s.GenerateKey()),
+			must(t)(kemtest.GenerateKey(s, make([]byte, 80))),
+		} {
+			if b := dk.Bytes(); b != nil {
+				t.Errorf("%s: Bytes of a fresh key is %d bytes, want nil", c.name, len(b))
+			}
+			_, ct := dk.EncapsulationKey().Encapsulate()
+			if _, err := dk.Decapsulate(ct); err != nil {
+				t.Fatal(err)
+			}
+			if b := dk.Bytes(); b != nil {
+				t.Errorf("%s: Bytes of a spent key is %d bytes, want nil", c.name, len(b))
+			}
+		}
+
+		lengths := []int{80, 96, s.EncapsulationKeySize(), s.CiphertextSize(), 1 << 16}
+		for n := range 300 {
+			lengths = append(lengths, n)
+		}
+		for _, n := range lengths {
+			dk, err := s.NewDecapsulationKey(bytes.Repeat([]byte{0x5a}, n))
+			if dk != nil || !errors.Is(err, kem.ErrSingleUse) || !strings.HasPrefix(err.Error(), "kem: "+c.name+": ") {
+				t.Fatalf("%s: NewDecapsulationKey of %d bytes: %v, %v, want an error wrapping ErrSingleUse", c.name, n, dk, err)
+			}
+		}
+		if _, err := s.NewDecapsulationKey(nil); !errors.Is(err, kem.ErrSingleUse) {
+			t.Errorf("%s: NewDecapsulationKey(nil): %v", c.name, err)
 		}
 	}
 }

@@ -22,11 +22,14 @@
 // key, and the passively secure CCS 2016 Frodo key exchange), and
 // protocols such as package [github.com/pqkem/pqkem/noise] refuse them as
 // static keys. The keys of a [SingleUse] scheme (the CCS 2016 key
-// exchange) serve one decapsulation and have no key files.
+// exchange) serve one decapsulation, come only from GenerateKey, and have
+// no encoding (Bytes is nil, NewDecapsulationKey refuses every input) and
+// no key files.
 //
 // Known-answer tests of any scheme of this module use derandomized
-// encapsulation through package [github.com/pqkem/pqkem/kem/kemtest]; no
-// key of this package has it in its method set.
+// encapsulation, and for a single-use scheme derandomized key generation,
+// through package [github.com/pqkem/pqkem/kem/kemtest]; no key or scheme
+// of this package has them in its method set.
 package kem
 
 import (
@@ -48,7 +51,8 @@ type Scheme interface {
 	// DecapsulationKeySize is the size of an encoded decapsulation key,
 	// as DecapsulationKey.Bytes returns it for a key made by GenerateKey or
 	// from a seed. For every scheme of this module it is the seed the
-	// key is made from.
+	// key is made from, but for a [SingleUse] scheme, whose keys have no
+	// encoding, it is 0.
 	DecapsulationKeySize() int
 	// CiphertextSize is the size of a ciphertext.
 	CiphertextSize() int
@@ -68,7 +72,9 @@ type Scheme interface {
 	// new seed must be uniformly random and secret), and any other
 	// encoding the scheme has, told apart by its length (ML-KEM's and
 	// FrodoKEM's expanded forms). It accepts whatever
-	// DecapsulationKey.Bytes returns.
+	// DecapsulationKey.Bytes returns, but for a [SingleUse] scheme it
+	// refuses every input, with an error wrapping [ErrSingleUse]: a key
+	// made from bytes could be made twice, and its one use would be two.
 	NewDecapsulationKey(b []byte) (DecapsulationKey, error)
 	// NewEncapsulationKey parses an encoded encapsulation key, with every
 	// input check the scheme's specification asks for.
@@ -87,11 +93,11 @@ type DecapsulationKey interface {
 	crypto.Decapsulator
 	// Scheme is the scheme the key belongs to.
 	Scheme() Scheme
-	// Bytes encodes the key in a form Scheme.NewDecapsulationKey accepts,
-	// never nil: the seed, or for a key parsed from another encoding that
-	// has no seed (ML-KEM's or FrodoKEM's expanded form), that encoding;
-	// for a key of a [SingleUse] scheme that has decapsulated, whose seed
-	// is erased, an empty slice. It is secret.
+	// Bytes encodes the key in a form Scheme.NewDecapsulationKey accepts:
+	// the seed, or for a key parsed from another encoding that has no seed
+	// (ML-KEM's or FrodoKEM's expanded form), that encoding. It is secret.
+	// For a single-use scheme ([SingleUse]) Bytes returns nil: its keys
+	// have no encoding, so that none can be copied.
 	Bytes() []byte
 	// EncapsulationKey is the public key that goes with this key.
 	EncapsulationKey() EncapsulationKey

@@ -46,9 +46,12 @@ type SingleUseScheme interface {
 
 // SingleUse reports whether a decapsulation key of s serves one
 // decapsulation only: the first Decapsulate (of a ciphertext of the right
-// length) erases the key's state, and a second returns [ErrKeyUsed]. The
-// keys of such a scheme are never stored or published: package
-// [github.com/pqkem/pqkem/keyfile] refuses them. A single-use scheme is
+// length) erases the key's state, and a second returns [ErrKeyUsed]. Such
+// a key is made only by GenerateKey and has no encoding, so that it cannot
+// be copied: its Bytes is nil, s.DecapsulationKeySize() is 0, and
+// s.NewDecapsulationKey refuses every input with an error wrapping
+// [ErrSingleUse]. Nor are the keys of such a scheme stored or published:
+// package [github.com/pqkem/pqkem/keyfile] refuses them. A single-use scheme is
 // ephemeral-only ([EphemeralOnly]). Of this module's schemes, the two sets
 // of the CCS 2016 Frodo key exchange are single-use
 // ("Frodo-CCS2016-Recommended", "Frodo-CCS2016-Paranoid"). A scheme
@@ -62,3 +65,8 @@ func SingleUse(s Scheme) bool {
 // ErrKeyUsed is returned (wrapped) by the second Decapsulate of a
 // decapsulation key of a single-use scheme ([SingleUse]).
 var ErrKeyUsed = errors.New("single-use decapsulation key already used")
+
+// ErrSingleUse is returned (wrapped) by NewDecapsulationKey of a
+// single-use scheme ([SingleUse]), for any input: such a key comes only
+// from GenerateKey.
+var ErrSingleUse = errors.New("single-use decapsulation keys cannot be made from bytes")

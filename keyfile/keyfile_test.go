@@ -286,15 +286,23 @@ func singleUseRefused(t *testing.T, s kem.Scheme) {
 	check("MarshalPKCS8PrivateKey", err)
 	_, err = keyfile.MarshalPKIXPublicKey(ek)
 	check("MarshalPKIXPublicKey", err)
-	// Files made by hand, in pqkem's PEM format and raw.
+	// Files made by hand, in pqkem's PEM format and raw. A single-use key
+	// has no encoding (its Bytes is nil), so the private key's body is 80
+	// bytes, the size of Alice0's randomness, as a key file would have
+	// held it; the empty body is checked too.
+	if b := dk.Bytes(); b != nil {
+		t.Errorf("Bytes of a single-use key is %d bytes, want nil", len(b))
+	}
+	body := bytes.Repeat([]byte{0x5a}, 80)
 	for _, b := range []*pem.Block{
-		{Type: keyfile.PEMProjectPrivateKey, Headers: map[string]string{keyfile.SchemeHeader: s.Name()}, Bytes: dk.Bytes()},
+		{Type: keyfile.PEMProjectPrivateKey, Headers: map[string]string{keyfile.SchemeHeader: s.Name()}, Bytes: body},
+		{Type: keyfile.PEMProjectPrivateKey, Headers: map[string]string{keyfile.SchemeHeader: s.Name()}},
 		{Type: keyfile.PEMProjectPublicKey, Headers: map[string]string{keyfile.SchemeHeader: s.Name()}, Bytes: ek.Bytes()},
 	} {
 		_, _, err := keyfile.Decode(pem.EncodeToMemory(b), nil)
 		check("Decode "+b.Type, err)
 	}
-	_, err = keyfile.DecodePrivateKey(dk.Bytes(), &keyfile.Options{Format: keyfile.Raw, Scheme: s})
+	_, err = keyfile.DecodePrivateKey(body, &keyfile.Options{Format: keyfile.Raw, Scheme: s})
 	check("DecodePrivateKey raw", err)
 	_, err = keyfile.DecodePublicKey(ek.Bytes(), &keyfile.Options{Format: keyfile.Raw, Scheme: s})
 	check("DecodePublicKey raw", err)

@@ -157,12 +157,13 @@ func decapOp(encapsulate func() ([]byte, error), decapsulate func([]byte) ([]byt
 
 // singleUseDecapOp is decapOp for a single-use scheme (the CCS 2016 Frodo
 // key exchange), whose key serves one decapsulation: the untimed Setup
-// makes a fresh key from one fixed seed, so that class 0's valid
-// ciphertexts are all for it, and class 1 is random ciphertexts of the
-// same length, which Alice1 reconciles all the same.
+// makes a fresh key from one fixed seed (through kemtest.GenerateKey: the
+// scheme makes no key from bytes), so that class 0's valid ciphertexts are
+// all for it, and class 1 is random ciphertexts of the same length, which
+// Alice1 reconciles all the same.
 func singleUseDecapOp(s kem.Scheme) (dudect.Split, error) {
-	seed := dudect.RandomBytes(s.DecapsulationKeySize())
-	dk, err := s.NewDecapsulationKey(seed)
+	seed := dudect.RandomBytes(kemtest.KeySeedSize(s))
+	dk, err := kemtest.GenerateKey(s, seed)
 	if err != nil {
 		return dudect.Split{}, err
 	}
@@ -184,18 +185,19 @@ func singleUseDecapOp(s kem.Scheme) (dudect.Split, error) {
 	return dudect.Split{
 		Setup: func(class, i int) {
 			copy(buf, pool[class][i%len(pool[class])])
-			dk, _ = s.NewDecapsulationKey(seed)
+			dk, _ = kemtest.GenerateKey(s, seed)
 		},
 		Run: func() { dk.Decapsulate(buf) },
 	}, nil
 }
 
 // alice0Op times the key generation of a single-use scheme (Alice0 of the
-// CCS 2016 key exchange) from one fixed seed (class 0) and from seeds
-// that keep its first 16 bytes, seedA, and draw the rest, the sampler keys
-// of S and E, at random (class 1): the classes differ only in the secrets.
+// CCS 2016 key exchange, derandomized through kemtest.GenerateKey) from
+// one fixed seed (class 0) and from seeds that keep its first 16 bytes,
+// seedA, and draw the rest, the sampler keys of S and E, at random (class
+// 1): the classes differ only in the secrets.
 func alice0Op(s kem.Scheme) (dudect.Split, error) {
-	n := s.DecapsulationKeySize()
+	n := kemtest.KeySeedSize(s)
 	fixed := dudect.RandomBytes(n)
 	seeds := slots(n)
 	for i := range seeds[0] {
@@ -203,13 +205,13 @@ func alice0Op(s kem.Scheme) (dudect.Split, error) {
 		copy(seeds[1][i], fixed[:16])
 		copy(seeds[1][i][16:], dudect.RandomBytes(n-16))
 	}
-	if _, err := s.NewDecapsulationKey(fixed); err != nil {
+	if _, err := kemtest.GenerateKey(s, fixed); err != nil {
 		return dudect.Split{}, err
 	}
 	buf := make([]byte, n)
 	return dudect.Split{
 		Setup: func(class, i int) { copy(buf, seeds[class][i%len(seeds[class])]) },
-		Run:   func() { s.NewDecapsulationKey(buf) },
+		Run:   func() { kemtest.GenerateKey(s, buf) },
 	}, nil
 }
 

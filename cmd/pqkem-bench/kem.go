@@ -47,9 +47,10 @@ scheme pqkem has. Other implementations are shown where there are any: for
 FrodoKEM, CIRCL's frodo640shake beside eFrodoKEM-640-SHAKE (the same
 scheme). For the Frodo paper's key exchange (Frodo-CCS2016-Recommended,
 -Paranoid), key generation is Alice's first step (Alice0), encapsulation
-Bob's step and decapsulation Alice's second step (Alice1); its keys serve
-one decapsulation, so each timed decapsulation takes a fresh key made
-before its batch, untimed.
+Bob's step and decapsulation Alice's second step (Alice1); its keys come
+only from fresh randomness, so key generation is timed with it, and serve
+one decapsulation, so each timed decapsulation takes a fresh key and a
+ciphertext for it, made before its batch, untimed.
 
 -md FILE also writes the table to FILE as a Markdown document with the
 machine, the Go version, pqkem's commit and the command line that
@@ -141,41 +142,60 @@ func benchSeed(n int) []byte {
 // pqkemContender times s through the kem registry. For the CCS 2016 Frodo
 // key exchange, keygen is Alice0, encapsulate Bob and decapsulate Alice1.
 func pqkemContender(s kem.Scheme, impl string, generic bool) contender {
-	seed := benchSeed(s.DecapsulationKeySize())
-	newKey := func() kem.DecapsulationKey {
-		dk, err := s.NewDecapsulationKey(seed)
-		if err != nil {
-			panic(fmt.Sprintf("bench: %s: NewDecapsulationKey: %v", s.Name(), err)) // the scheme is broken
-		}
-		return dk
+	if kem.SingleUse(s) {
+		return singleUseContender(s, impl, generic)
 	}
-	dk := newKey()
+	seed := benchSeed(s.DecapsulationKeySize())
+	dk, err := s.NewDecapsulationKey(seed)
+	if err != nil {
+		panic(fmt.Sprintf("bench: %s: NewDecapsulationKey: %v", s.Name(), err)) // the scheme is broken
+	}
 	ek := dk.Encapsulator()
 	_, c := ek.Encapsulate()
-	ct := contender{
+	return contender{
 		impl:    impl,
 		generic: generic,
 		keygen:  func() { s.NewDecapsulationKey(seed) },
 		encap:   func() { ek.Encapsulate() },
 		decap:   func() { dk.Decapsulate(c) },
 	}
-	if kem.SingleUse(s) {
-		// Each timed decapsulation takes a fresh key, made before the
-		// batch from the same seed, so that c is its ciphertext.
-		var keys []kem.DecapsulationKey
-		next := 0
-		ct.prepareDecap = func(n int) {
-			keys, next = keys[:0], 0
-			for range n {
-				keys = append(keys, newKey())
-			}
+}
+
+// singleUseContender is pqkemContender for a single-use scheme, whose keys
+// come only from GenerateKey (NewDecapsulationKey refuses every input) and
+// serve one decapsulation: keygen is GenerateKey, and each timed
+// decapsulation takes a fresh key from GenerateKey and a ciphertext for
+// it, made before the batch, untimed.
+func singleUseContender(s kem.Scheme, impl string, generic bool) contender {
+	newKey := func() kem.DecapsulationKey {
+		dk, err := s.GenerateKey()
+		if err != nil {
+			panic(fmt.Sprintf("bench: %s: GenerateKey: %v", s.Name(), err)) // the scheme is broken
 		}
-		ct.decap = func() {
-			keys[next].Decapsulate(c)
-			next++
-		}
+		return dk
 	}
-	return ct
+	ek := newKey().Encapsulator()
+	var keys []kem.DecapsulationKey
+	var cts [][]byte
+	next := 0
+	return contender{
+		impl:    impl,
+		generic: generic,
+		keygen:  func() { s.GenerateKey() },
+		encap:   func() { ek.Encapsulate() },
+		prepareDecap: func(n int) {
+			keys, cts, next = keys[:0], cts[:0], 0
+			for range n {
+				dk := newKey()
+				_, c := dk.Encapsulator().Encapsulate()
+				keys, cts = append(keys, dk), append(cts, c)
+			}
+		},
+		decap: func() {
+			keys[next].Decapsulate(cts[next])
+			next++
+		},
+	}
 }
 
 // stdContender times a crypto/mlkem level.

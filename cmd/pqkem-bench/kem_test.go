@@ -64,3 +64,23 @@ func TestKEMTable(t *testing.T) {
 	checkReport(t, md, "pqkem-bench kem -alg ml-kem-768 -md "+file+" -rounds 1 -sample 1ms",
 		"| scheme | operation | pqkem", "| ML-KEM-768 | keygen | ", "| ML-KEM-768 | decapsulate | ", "x) |")
 }
+
+// A single-use scheme is timed on keys from GenerateKey, a fresh one for
+// each decapsulation: every operation gives a positive time.
+func TestKEMSingleUse(t *testing.T) {
+	args := []string{"kem", "-alg", "Frodo-CCS2016-Recommended", "-rounds", "1", "-sample", "1ms", "-json"}
+	code, stdout, stderr := pqkemBench(t, args...)
+	wantCode(t, args, code, cli.ExitOK, stderr)
+	var results []benchResult
+	if err := json.Unmarshal([]byte(stdout), &results); err != nil {
+		t.Fatalf("kem -json output does not parse: %v\n%s", err, stdout)
+	}
+	if len(results) != len(benchOps) {
+		t.Fatalf("%d results, want %d: %+v", len(results), len(benchOps), results)
+	}
+	for i, r := range results {
+		if r.Scheme != "Frodo-CCS2016-Recommended" || r.Operation != benchOps[i] || r.MedianNs <= 0 || r.Ratio != 1 {
+			t.Errorf("%+v: want a positive time for %s", r, benchOps[i])
+		}
+	}
+}

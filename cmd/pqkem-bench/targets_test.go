@@ -61,3 +61,26 @@ func TestTargetList(t *testing.T) {
 		t.Errorf("selectTargets(ML-KEM-768/DECAP) gave %d targets", len(got))
 	}
 }
+
+// The targets of a single-use scheme prepare their inputs: its keys come
+// from kemtest.GenerateKey, the scheme making none from bytes.
+func TestSingleUseTargetsPrepare(t *testing.T) {
+	n := 0
+	for _, tg := range selectTargets(allTargets(), "Frodo-CCS2016-Recommended") {
+		if tg.Path != codePaths()[0] {
+			continue
+		}
+		n++
+		split, err := tg.prepare()
+		if err != nil {
+			t.Fatalf("%s: %v", tg.name(), err)
+		}
+		for class := range 2 {
+			split.Setup(class, 0)
+			split.Run()
+		}
+	}
+	if n != 3 { // Decapsulate, Alice0, Bob
+		t.Errorf("%d targets of Frodo-CCS2016-Recommended on one path, want 3", n)
+	}
+}

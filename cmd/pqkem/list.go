@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -18,13 +19,14 @@ var cmdList = &cli.Command{
 	Doc: `
 List prints every scheme pqkem has, with its sizes in bytes: the
 encapsulation key, the decapsulation key (as stored: for ML-KEM, the
-64-byte seed d || z), the ciphertext, the shared key, the seed that
-derives a key pair, and the randomness one encapsulation uses. The status
-names each scheme's specification and its limits: eFrodoKEM keys are for
-fewer than 2^8 ciphertexts, and the Frodo paper's own key exchange
-(Frodo-CCS2016-*) is passively secure, its keys serve one exchange and
-have no key files (keygen refuses it; demo runs it). Then it names the
-schemes that are planned but not available yet.
+64-byte seed d || z, from which the key pair is derived), the
+ciphertext, the shared key, and the randomness one encapsulation uses.
+The status names each scheme's specification and its limits: eFrodoKEM
+keys are for fewer than 2^8 ciphertexts, and the Frodo paper's own key
+exchange (Frodo-CCS2016-*) is passively secure, its keys serve one
+exchange and have no key files (keygen refuses it; demo runs it). Its
+decapsulation key lives only in memory and has no encoding, so its size
+is "-". Then it names the schemes that are planned but not available yet.
 
 Every name it prints is a name -alg takes (in any case).`,
 	Example: `
@@ -79,8 +81,12 @@ func list(w io.Writer, schemes []kem.Scheme) error {
 		if sp, ok := s.(kem.Specifier); ok {
 			status += " (" + sp.Specification() + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name(),
-			s.EncapsulationKeySize(), s.DecapsulationKeySize(), s.CiphertextSize(),
+		dkSize := strconv.Itoa(s.DecapsulationKeySize())
+		if kem.SingleUse(s) {
+			dkSize = "-" // the key has no encoding
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%d\t%s\n", s.Name(),
+			s.EncapsulationKeySize(), dkSize, s.CiphertextSize(),
 			s.SharedKeySize(), s.EncapsulationSeedSize(), status)
 	}
 	if err := tw.Flush(); err != nil {

@@ -13,8 +13,13 @@ func TestList(t *testing.T) {
 	code, stdout, stderr := pqkem(t, "list")
 	wantCode(t, []string{"list"}, code, exitOK, stderr)
 	for _, s := range kem.All() {
-		row := regexp.MustCompile(fmt.Sprintf(`(?m)^%s +%d +%d +%d +%d +%d +available \(%s\)$`,
-			regexp.QuoteMeta(s.Name()), s.EncapsulationKeySize(), s.DecapsulationKeySize(), s.CiphertextSize(),
+		dkSize := fmt.Sprint(s.DecapsulationKeySize())
+		if kem.SingleUse(s) {
+			// A single-use key has no encoding, and no size to show.
+			dkSize = "-"
+		}
+		row := regexp.MustCompile(fmt.Sprintf(`(?m)^%s +%d +%s +%d +%d +%d +available \(%s\)$`,
+			regexp.QuoteMeta(s.Name()), s.EncapsulationKeySize(), dkSize, s.CiphertextSize(),
 			s.SharedKeySize(), s.EncapsulationSeedSize(), regexp.QuoteMeta(s.(kem.Specifier).Specification())))
 		if !row.MatchString(stdout) {
 			t.Errorf("list has no row %s:\n%s", row, stdout)

@@ -35,8 +35,8 @@ appear only after standard output and any device or pipe were written,
 so a failure there (a closed pipe, a full disk) leaves every file as it
 was. What cannot be undone: what standard output, a device or a pipe
 received, and a file that -force had already replaced (which holds its
-new contents). A leftover temporary file (after SIGKILL or a crash) is a
-complete copy of what was being written: remove it.`
+new contents). A leftover temporary file (after SIGKILL or a crash)
+holds all or part of what was being written: remove it.`
 
 // tempInfix names the temporary files: .NAME.pqkem-tmp-XXXXXXXXXXXX.
 const tempInfix = ".pqkem-tmp-"

@@ -8,11 +8,15 @@ import (
 )
 
 // CCS2016Alice0 is [frodo.KeyExchangeSet.Alice0] with random (80 bytes:
-// seedA, then the sampler keys of S and E) as the randomness, which is
-// [frodo.KeyExchangeSet.Alice0FromSeed]: key generation from a seed is
-// public API, as it is for every scheme of package kem.
+// seedA, then the sampler keys of S and E) as the randomness. Package
+// frodo has no such function: with it, the same bytes would make the same
+// single-use state twice.
 func CCS2016Alice0(s *frodo.KeyExchangeSet, random []byte) (msg []byte, state *frodo.AliceState, err error) {
-	return s.Alice0FromSeed(random)
+	f, err := derand.Lookup[func(*frodo.KeyExchangeSet, []byte) ([]byte, *frodo.AliceState, error)]("frodo.CCS2016Alice0")
+	if err != nil {
+		return nil, nil, fmt.Errorf("frodotest: %w", err)
+	}
+	return f(s, random)
 }
 
 // CCS2016Bob is [frodo.KeyExchangeSet.Bob] with random (96 bytes: the

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/frodo"
@@ -84,6 +86,48 @@ func TestCCS2016Vectors(t *testing.T) {
 			}
 			if _, err := st.Alice1(msgB); err == nil {
 				t.Fatalf("%s: a state served twice", tc.set.Name())
+			}
+		}
+	}
+}
+
+// The randomness of the derandomized steps must have its exact length.
+func TestCCS2016WrongLengths(t *testing.T) {
+	for _, s := range []*frodo.KeyExchangeSet{frodo.CCS2016Recommended(), frodo.CCS2016Paranoid()} {
+		for _, n := range []int{0, 1, 79, 81, 96} {
+			msg, st, err := frodotest.CCS2016Alice0(s, make([]byte, n))
+			if err == nil || msg != nil || st != nil || !strings.HasPrefix(err.Error(), "frodo: invalid "+s.Name()+" randomness length") {
+				t.Errorf("%s: CCS2016Alice0 with %d bytes of randomness: %v", s.Name(), n, err)
+			}
+		}
+		msgA, _ := s.Alice0()
+		for _, n := range []int{0, 1, 80, 95, 97} {
+			if _, _, err := frodotest.CCS2016Bob(s, msgA, make([]byte, n)); err == nil || !strings.HasPrefix(err.Error(), "frodo: invalid randomness length") {
+				t.Errorf("%s: CCS2016Bob with %d bytes of randomness: %v", s.Name(), n, err)
+			}
+		}
+		if _, _, err := frodotest.CCS2016Bob(s, msgA[1:], make([]byte, 96)); err == nil || !strings.HasPrefix(err.Error(), "frodo: invalid "+s.Name()+" message from Alice") {
+			t.Errorf("%s: CCS2016Bob with a short message from Alice: %v", s.Name(), err)
+		}
+	}
+}
+
+// Package frodo gives no way to make a state from chosen bytes: the only
+// exported method that returns an AliceState is Alice0, which takes
+// nothing and draws its randomness itself, and no exported method takes
+// randomness. So a state cannot be made twice outside this package.
+func TestCCS2016NoDerandomizedAlice0(t *testing.T) {
+	state := reflect.TypeFor[*frodo.AliceState]()
+	for _, typ := range []reflect.Type{reflect.TypeFor[*frodo.KeyExchangeSet](), state} {
+		for i := range typ.NumMethod() {
+			m := typ.Method(i)
+			for j := range m.Type.NumOut() {
+				if m.Type.Out(j) == state && (m.Name != "Alice0" || m.Type.NumIn() != 1) {
+					t.Errorf("(%v).%s returns an AliceState: %v", typ, m.Name, m.Type)
+				}
+			}
+			if strings.Contains(strings.ToLower(m.Name), "seed") {
+				t.Errorf("(%v).%s is exported", typ, m.Name)
 			}
 		}
 	}

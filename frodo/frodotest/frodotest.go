@@ -1,8 +1,10 @@
-// Package frodotest provides derandomized FrodoKEM encapsulation for
+// Package frodotest provides derandomized FrodoKEM encapsulation, and
+// derandomized Alice0 and Bob of the CCS 2016 key exchange, for
 // known-answer tests, as crypto/mlkem/mlkemtest does for ML-KEM.
 //
-// Never use it outside tests: reused or predictable encapsulation
-// randomness breaks the security of the shared key.
+// Never use it outside tests: reused or predictable randomness breaks the
+// security of the shared key, and a CCS 2016 state made twice from the
+// same randomness serves two exchanges with one secret.
 package frodotest
 
 import (

@@ -17,9 +17,10 @@ import (
 )
 
 // NewHandshakeState is [noise.NewHandshakeState] with every random draw
-// read from random, in token order: for each e token, the seed of the
-// ephemeral key ([kem.Scheme.DecapsulationKeySize] bytes, 64 for ML-KEM:
-// d || z), given to [kem.Scheme.NewDecapsulationKey]; for each ekem or
+// read from random, in token order: for each e token, the randomness of
+// the ephemeral key ([kemtest.KeySeedSize] bytes: the seed, 64 for
+// ML-KEM, d || z; for the single-use CCS 2016 Frodo key exchange, the 80
+// bytes of Alice0), given to [kemtest.GenerateKey]; for each ekem or
 // skem token, the encapsulation randomness
 // ([kem.Scheme.EncapsulationSeedSize] bytes, 32 for ML-KEM: m), given to
 // [kemtest.Encapsulate]. Nothing else is read. A short read fails the
@@ -32,11 +33,11 @@ func NewHandshakeState(cfg *noise.HandshakeConfig, random io.Reader) (*noise.Han
 		return nil, fmt.Errorf("noisetest: %w", err)
 	}
 	generateKey := func(s kem.Scheme) (kem.DecapsulationKey, error) {
-		seed := make([]byte, s.DecapsulationKeySize())
+		seed := make([]byte, kemtest.KeySeedSize(s))
 		if _, err := io.ReadFull(random, seed); err != nil {
 			return nil, fmt.Errorf("noisetest: reading an ephemeral key seed: %w", err)
 		}
-		return s.NewDecapsulationKey(seed)
+		return kemtest.GenerateKey(s, seed)
 	}
 	encapsulate := func(ek kem.EncapsulationKey) ([]byte, []byte, error) {
 		m := make([]byte, ek.Scheme().EncapsulationSeedSize())

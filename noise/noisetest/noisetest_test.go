@@ -46,3 +46,48 @@ func TestDeterministic(t *testing.T) {
 		t.Errorf("a config without the server's key: %v", err)
 	}
 }
+
+// Every scheme runs pqNN deterministically, the single-use ones too, whose
+// ephemeral keys come from kemtest.GenerateKey: the same randomness gives
+// the same messages and handshake hash, and the two sides agree.
+func TestDeterministicAllSchemes(t *testing.T) {
+	for _, s := range kem.All() {
+		p := noise.Protocol{Pattern: noise.PQNN, KEM: s, Cipher: noise.ChaChaPoly, Hash: noise.SHA256}
+		var hashes [2][]byte
+		var first [2][]byte
+		for run := range 2 {
+			random := bytes.NewReader(bytes.Repeat([]byte{7}, 1<<12))
+			hi, err := noisetest.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true}, random)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hr, err := noisetest.NewHandshakeState(&noise.HandshakeConfig{Protocol: p}, random)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; !hi.Complete(); i++ {
+				from, to := hi, hr
+				if i%2 == 1 {
+					from, to = hr, hi
+				}
+				msg, err := from.WriteMessage(nil, nil)
+				if err != nil {
+					t.Fatalf("%s: message %d: %v", s.Name(), i, err)
+				}
+				if i == 0 {
+					first[run] = msg
+				}
+				if _, err := to.ReadMessage(nil, msg); err != nil {
+					t.Fatalf("%s: message %d: %v", s.Name(), i, err)
+				}
+			}
+			if !hr.Complete() || !bytes.Equal(hi.HandshakeHash(), hr.HandshakeHash()) {
+				t.Fatalf("%s: the two sides do not agree", s.Name())
+			}
+			hashes[run] = hi.HandshakeHash()
+		}
+		if !bytes.Equal(first[0], first[1]) || !bytes.Equal(hashes[0], hashes[1]) {
+			t.Errorf("%s: the same randomness gave different handshakes", s.Name())
+		}
+	}
+}
