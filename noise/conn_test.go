@@ -10,32 +10,15 @@ import (
 	"io"
 	"net"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pqkem/pqkem/internal/leaktest"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 	"github.com/pqkem/pqkem/noise"
 )
-
-// checkLeaks fails the test if it leaves goroutines behind: it counts
-// them now and, when the test ends, waits a little for the count to come
-// back down. Tests using it do not run in parallel.
-func checkLeaks(t *testing.T) {
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<16)
-			t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
-		}
-	})
-}
 
 // connConfigs returns a client and a server Config for p, with the keys
 // the pattern needs; a server that receives the client's key accepts only
@@ -98,7 +81,7 @@ func echo(t testing.TB) func(net.Conn) {
 // Dial: data goes through unchanged both ways, in Writes larger than one
 // message, and both sides agree on the handshake hash and the keys.
 func TestConnPatterns(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	data := make([]byte, 300<<10)
 	rand.Read(data)
 	for _, pat := range noise.Patterns() {
@@ -152,7 +135,7 @@ func TestConnPatterns(t *testing.T) {
 
 // TestConnLarge sends 8 MiB each way at once through one connection.
 func TestConnLarge(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	if testing.Short() {
 		t.Skip("8 MiB each way; skipped with -short")
 	}
@@ -214,7 +197,7 @@ func serve(f func() error) chan error {
 // TestConnWrongServerKey: a client with another server key fails, and so
 // does the server, with an authentication error.
 func TestConnWrongServerKey(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	p := protocol(t, noise.PQNK, "ML-KEM-768")
 	ccfg, scfg := connConfigs(t, p)
 	other, _ := p.KEM.GenerateKey()
@@ -238,7 +221,7 @@ func TestConnWrongServerKey(t *testing.T) {
 // another (pqIK, pqXX), and a client that pins the server's key refuses
 // another (pqXX).
 func TestConnRefusedPeer(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	for _, pat := range []noise.Pattern{noise.PQIK, noise.PQXX} {
 		p := protocol(t, pat, "ML-KEM-512")
 		stranger, _ := p.KEM.GenerateKey()
@@ -275,7 +258,7 @@ func TestConnRefusedPeer(t *testing.T) {
 // after the handshake timeout (on either side), and a cancelled context
 // stops a handshake.
 func TestConnTimeout(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	p := protocol(t, noise.PQNK, "ML-KEM-512")
 	ccfg, scfg := connConfigs(t, p)
 	scfg.HandshakeTimeout = 50 * time.Millisecond
@@ -323,7 +306,7 @@ func TestConnTimeout(t *testing.T) {
 // TestConnNotNoise: a peer that speaks another protocol is told apart by
 // the first frame's length.
 func TestConnNotNoise(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	p := protocol(t, noise.PQNK, "ML-KEM-768")
 	ccfg, scfg := connConfigs(t, p)
 	a, b := pipe(t)
@@ -419,7 +402,7 @@ func serverWithRawClient(t *testing.T) (srv *noise.Conn, raw net.Conn, send, rec
 // truncated, short and empty transport messages: each is a clear error
 // that stays (or for a deadline, does not stay).
 func TestConnFrames(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	enc := func(cs *noise.CipherState, s string) []byte {
 		m, err := cs.Encrypt(nil, nil, []byte(s))
 		if err != nil {
@@ -502,7 +485,7 @@ func TestConnFrames(t *testing.T) {
 // TestConnHandshakeTampered alters each handshake message a raw client
 // sends: the server's handshake fails with a clear error.
 func TestConnHandshakeTampered(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	p := protocol(t, noise.PQXX, "ML-KEM-512")
 	ccfg, scfg := connConfigs(t, p)
 	hc := &noise.HandshakeConfig{Protocol: p, Initiator: true, Prologue: ccfg.Prologue, StaticKey: ccfg.StaticKey}
@@ -555,7 +538,7 @@ func TestConnConfigErrors(t *testing.T) {
 // TestConnKeyFiles runs pqIK with static keys that went through package
 // keyfile's PEM encodings, as a command reads them.
 func TestConnKeyFiles(t *testing.T) {
-	checkLeaks(t)
+	leaktest.Check(t)
 	p := protocol(t, noise.PQIK, "X25519MLKEM768")
 	reread := func(dk kem.DecapsulationKey) (kem.DecapsulationKey, kem.EncapsulationKey) {
 		priv, err := keyfile.EncodePrivateKey(dk, keyfile.PEM)

@@ -11,13 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/pqkem/pqkem/internal/leaktest"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 	"github.com/pqkem/pqkem/noise"
@@ -26,23 +26,6 @@ import (
 // The tunnel tests run pqkem serve and pqkem connect in the test process
 // (TestTunnelSignal, in tunnel_unix_test.go, runs serve in a process of
 // its own), on loopback, with an echo service behind the server.
-
-// checkTunnelLeaks fails the test if it leaves goroutines behind, as
-// noise's tests do: it counts them now and, when the test ends, waits a
-// little for the count to come back down.
-func checkTunnelLeaks(t *testing.T) {
-	before := runtime.NumGoroutine()
-	t.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<16)
-			t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
-		}
-	})
-}
 
 // syncBuffer is a bytes.Buffer that a running command writes while the
 // test reads it.
@@ -200,7 +183,7 @@ func randomBytes(n int) []byte {
 // several at once, with half-closes, come back unchanged; SIGTERM stops
 // both, and no goroutine is left.
 func TestTunnel(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	echo := echoService(t)
@@ -250,7 +233,7 @@ func noSecretInLog(t *testing.T, log string, pemFile []byte) {
 // the classical DHKEM (whose keys are in pqkem's PEM format) with
 // ChaChaPoly and BLAKE2s.
 func TestTunnelStdio(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "DHKEM-X25519-HKDF-SHA256", "server")
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-cipher", "ChaChaPoly", "-hash", "BLAKE2s")
@@ -271,7 +254,7 @@ func TestTunnelStdio(t *testing.T) {
 // nothing from either side, the connection is closed and the command
 // fails.
 func TestTunnelStdioIdle(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t))
@@ -308,7 +291,7 @@ var fingerprintLogRE = regexp.MustCompile(`SHA256:[0-9a-f]{32}`)
 // served, an unlisted one and one without a key are refused, a client
 // key of another scheme is an error.
 func TestTunnelMutual(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-512", "server", "alice", "bob", "mallory")
 	tunnelKeys(t, dir, "ML-KEM-768", "other")
@@ -376,7 +359,7 @@ func keyFingerprint(t *testing.T, pubFile string) string {
 // a server that is not PQNoise, and an unreachable -to: each a clear
 // error or log line.
 func TestTunnelRefused(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server", "impostor", "client")
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t))
@@ -427,7 +410,7 @@ func TestTunnelRefused(t *testing.T) {
 // TestTunnelBadPeers checks that peers that send garbage, or stall past
 // -timeout, are dropped while another client's connection goes on.
 func TestTunnelBadPeers(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-timeout", "1s")
@@ -529,7 +512,7 @@ func TestTunnelUsage(t *testing.T) {
 // TestTunnelMax checks that with -max 1 a second connection waits, its
 // handshake not answered, until the first ends.
 func TestTunnelMax(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-max", "1")
@@ -557,7 +540,7 @@ func TestTunnelMax(t *testing.T) {
 // TestTunnelIdle checks -idle: a connection stays open while there is
 // traffic, and is closed after -idle without any.
 func TestTunnelIdle(t *testing.T) {
-	checkTunnelLeaks(t)
+	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-idle", "300ms")
