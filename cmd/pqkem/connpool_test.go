@@ -28,3 +28,24 @@ func startListening(t *testing.T, args []string, stdout, stderr *syncBuffer) (st
 	}
 	return "", nil
 }
+
+// onePeer listens on loopback, runs peer on the first connection it
+// accepts and closes that connection, and returns the address. The
+// listener closes when the test ends.
+func onePeer(t *testing.T, peer func(net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		peer(c)
+	}()
+	return ln.Addr().String()
+}

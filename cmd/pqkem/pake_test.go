@@ -134,20 +134,8 @@ func TestPakeBadPeer(t *testing.T) {
 			}
 		})
 		t.Run("connect/"+name, func(t *testing.T) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ln.Close()
-			go func() {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				peer(c)
-				c.Close()
-			}()
-			code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", ln.Addr().String()}, quick...)...)
+			addr := onePeer(t, peer)
+			code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr}, quick...)...)
 			if code != exitError || cerr == "" {
 				t.Errorf("connect: exit %d, stderr %q", code, cerr)
 			}
@@ -156,21 +144,14 @@ func TestPakeBadPeer(t *testing.T) {
 	// A listener that answers msg2 with junk of the right length: the tag
 	// fails, so the initiator reports a mismatch.
 	t.Run("connect/forged msg2", func(t *testing.T) {
-		ln, _ := net.Listen("tcp", "127.0.0.1:0")
-		defer ln.Close()
-		go func() {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
+		addr := onePeer(t, func(c net.Conn) {
 			buf := make([]byte, 4096)
 			c.Read(buf)
 			time.Sleep(100 * time.Millisecond)
 			c.Write(append([]byte{0, 0, 0x04, 0x60}, make([]byte, 1120)...))
 			c.Read(buf)
-		}()
-		code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", ln.Addr().String()}, quick...)...)
+		})
+		code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr}, quick...)...)
 		if code != exitError || !strings.Contains(cerr, "password mismatch") {
 			t.Errorf("connect: exit %d, stderr %q", code, cerr)
 		}

@@ -374,26 +374,21 @@ func TestTunnelRefused(t *testing.T) {
 	connectFails(t, "another -cipher or -hash", "-pub", pub, "-to", srv.addr, "-hash", "SHA512")
 
 	// A server that answers with something else than PQNoise.
+	notNoise := onePeer(t, func(c net.Conn) {
+		io.ReadFull(c, make([]byte, 2))
+		c.Write([]byte("HTTP/1.1 400 Bad Request\r\n\r\n"))
+	})
+	connectFails(t, "is the peer running this protocol?", "-pub", pub, "-to", notNoise)
+	// An address nothing listens on any more.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		io.ReadFull(c, make([]byte, 2))
-		c.Write([]byte("HTTP/1.1 400 Bad Request\r\n\r\n"))
-		c.Close()
-	}()
-	connectFails(t, "is the peer running this protocol?", "-pub", pub, "-to", ln.Addr().String())
+	dead := ln.Addr().String()
 	ln.Close()
-	connectFails(t, "-to: dial tcp", "-pub", pub, "-to", ln.Addr().String())
+	connectFails(t, "-to: dial tcp", "-pub", pub, "-to", dead)
 
 	// An unreachable -to: the server logs it and closes the connection.
-	dead := ln.Addr().String()
 	srv2 := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", dead)
 	old := stdin
 	stdin = strings.NewReader("hello")
