@@ -2,7 +2,6 @@ package kem_test
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -54,13 +53,7 @@ func TestCCS2016Vectors(t *testing.T) {
 		if len(v.Cases) == 0 {
 			t.Fatalf("%s: no cases", c.file)
 		}
-		h := func(s string) []byte {
-			b, err := hex.DecodeString(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
-		}
+		h := func(s string) []byte { return vectors.Hex(t, s) }
 		for i, tc := range v.Cases {
 			dk := must(t)(kemtest.GenerateKey(s, h(tc.AliceRNG)))
 			if !bytes.Equal(dk.EncapsulationKey().Bytes(), h(tc.MsgAlice)) {

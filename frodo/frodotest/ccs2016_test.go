@@ -2,7 +2,6 @@ package frodotest_test
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -49,13 +48,7 @@ func TestCCS2016Vectors(t *testing.T) {
 		if len(v.Cases) != 10 {
 			t.Fatalf("%s: %d cases, want 10", tc.file, len(v.Cases))
 		}
-		h := func(s string) []byte {
-			b, err := hex.DecodeString(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
-		}
+		h := func(s string) []byte { return vectors.Hex(t, s) }
 		for _, c := range v.Cases {
 			msgA, st, err := frodotest.CCS2016Alice0(tc.set, h(c.AliceRNG))
 			if err != nil {
