@@ -3,7 +3,7 @@ package kem
 import (
 	"crypto"
 	"fmt"
-	"sync"
+	"sync/atomic"
 
 	"github.com/pqkem/pqkem/frodo"
 )
@@ -72,7 +72,9 @@ func (s *ccsScheme) GenerateKey() (DecapsulationKey, error) {
 }
 
 func (s *ccsScheme) newKey(msg []byte, st *frodo.AliceState) *ccsDecapsulationKey {
-	return &ccsDecapsulationKey{s: s, ek: &ccsEncapsulationKey{s, msg}, st: st}
+	k := &ccsDecapsulationKey{s: s, ek: &ccsEncapsulationKey{s, msg}}
+	k.st.Store(st)
+	return k
 }
 
 // NewDecapsulationKey always fails, with an error wrapping [ErrSingleUse]:
@@ -95,8 +97,7 @@ type ccsDecapsulationKey struct {
 	s  *ccsScheme
 	ek *ccsEncapsulationKey
 
-	mu sync.Mutex
-	st *frodo.AliceState // nil once spent
+	st atomic.Pointer[frodo.AliceState] // nil once spent
 }
 
 func (k *ccsDecapsulationKey) Scheme() Scheme { return k.s }
@@ -115,13 +116,10 @@ func (k *ccsDecapsulationKey) Decapsulate(ciphertext []byte) ([]byte, error) {
 	if want := k.s.CiphertextSize(); len(ciphertext) != want {
 		return nil, fmt.Errorf("kem: invalid %s ciphertext length %d, want %d", k.s.Name(), len(ciphertext), want)
 	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.st == nil {
+	st := k.st.Swap(nil)
+	if st == nil {
 		return nil, fmt.Errorf("kem: %s: %w", k.s.Name(), ErrKeyUsed)
 	}
-	st := k.st
-	k.st = nil
 	key, err := st.Alice1(ciphertext)
 	if err != nil {
 		return nil, fmt.Errorf("kem: %w", err)
