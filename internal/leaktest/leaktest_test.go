@@ -1,8 +1,11 @@
 package leaktest
 
 import (
+	"bytes"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 // recorder is a testing.TB that records failures and runs its cleanups
@@ -23,6 +26,14 @@ func (r *recorder) end() {
 	}
 }
 
+// shortGrace makes Check wait 200 ms instead of five seconds, for the tests
+// that leave a goroutine running on purpose.
+func shortGrace(t *testing.T) {
+	old := grace
+	grace = 200 * time.Millisecond
+	t.Cleanup(func() { grace = old })
+}
+
 func TestCheckClean(t *testing.T) {
 	r := &recorder{TB: t}
 	Check(r)
@@ -36,9 +47,7 @@ func TestCheckClean(t *testing.T) {
 }
 
 func TestCheckLeak(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits five seconds for a goroutine that never ends")
-	}
+	shortGrace(t)
 	r := &recorder{TB: t}
 	Check(r)
 	stop := make(chan struct{})
@@ -47,5 +56,46 @@ func TestCheckLeak(t *testing.T) {
 	close(stop)
 	if !r.failed {
 		t.Error("Check did not report a goroutine left running")
+	}
+}
+
+// TestCheckLeakWhileAnotherEnds is the case a count of goroutines gets
+// wrong: a goroutine that was running when Check was called ends while a
+// new one is left behind, so the number is the same at the end.
+func TestCheckLeakWhileAnotherEnds(t *testing.T) {
+	shortGrace(t)
+	old := make(chan struct{})
+	oldDone := make(chan struct{})
+	go func() { <-old; close(oldDone) }()
+	r := &recorder{TB: t}
+	Check(r)
+	close(old)
+	<-oldDone
+	stop := make(chan struct{})
+	go func() { <-stop }()
+	r.end()
+	close(stop)
+	if !r.failed {
+		t.Error("Check did not report a goroutine left running while an older one ended")
+	}
+}
+
+func TestGoroutines(t *testing.T) {
+	gs := goroutines()
+	if len(gs) == 0 {
+		t.Fatal("no goroutines parsed from runtime.Stack")
+	}
+	if n := runtime.NumGoroutine(); len(gs) < n/2 {
+		t.Errorf("parsed %d goroutines, runtime counts %d", len(gs), n)
+	}
+	seen := make(map[uint64]bool)
+	for _, g := range gs {
+		if seen[g.id] {
+			t.Errorf("goroutine id %d parsed twice", g.id)
+		}
+		seen[g.id] = true
+		if !bytes.HasPrefix(g.stack, []byte("goroutine ")) {
+			t.Errorf("stack of goroutine %d does not open with its header: %.40q", g.id, g.stack)
+		}
 	}
 }
