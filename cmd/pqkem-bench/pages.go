@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +19,7 @@ import (
 var cmdPages = &cli.Command{
 	Name:    "pages",
 	Summary: "serve web pages over PQNoise and crypto/tls with net/http, as Table 5 of the Frodo paper",
-	Args:    "[-alg NAMES] [-pages SIZES] [-clients N] [-rounds N] [-sample DURATION] [-bulk MIB] [-handshakes N] [-json] [-md FILE]",
+	Args:    "[-alg NAMES] [-pages SIZES] [-clients N] [-rounds N] [-sample DURATION] [-bulk MIB] [-handshakes N] [-cpuprofile FILE] [-json] [-md FILE]",
 	Doc: `
 Pages reproduces on loopback the experiment of Table 5 of the Frodo paper
 (Bos et al., "Frodo: Take off the ring!", ACM CCS 2016): a web server
@@ -89,6 +91,7 @@ type pagesCmd struct {
 	clients    int
 	bulkMiB    int
 	handshakes int
+	cpuProfile string
 	roundsFlags
 	outputFlags
 }
@@ -107,6 +110,7 @@ func (c *pagesCmd) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.rounds, "rounds", 7, "number of alternating `rounds`; the tables give medians over them")
 	fs.DurationVar(&c.sample, "sample", 400*time.Millisecond, "how long each contender serves each page size in each round, loaded and again unloaded")
 	fs.IntVar(&c.bulkMiB, "bulk", 100, "`MIB` of the bulk transfer over one connection, pqNK ML-KEM-768 against TLS-X25519MLKEM768; 0 skips it")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed runs to `FILE` (go tool pprof reads it)")
 	fs.IntVar(&c.handshakes, "handshakes", 64, "`N` handshakes of each contender in memory, for its heap use")
 	c.outputFlags.define(fs, true)
 }
@@ -224,6 +228,13 @@ func (c *pagesCmd) Run(out *cli.Output, args []string) error {
 	if err != nil {
 		return cli.Usage(err)
 	}
+	if c.cpuProfile != "" {
+		stop, err := startCPUProfile(c.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	res, err := c.bench(out.Stderr, names, secs, sizes)
 	if err != nil {
 		return err
@@ -232,6 +243,23 @@ func (c *pagesCmd) Run(out *cli.Output, args []string) error {
 		func(w io.Writer) { printPages(w, res) },
 		"Web pages over PQNoise and TLS 1.3, as Table 5 of the Frodo paper",
 		func(r *report) { mdPages(r, res) })
+}
+
+// startCPUProfile starts a CPU profile written to name and returns the
+// function that stops it and closes the file.
+func startCPUProfile(name string) (stop func(), err error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("-cpuprofile: %v", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // maxPageSize is the largest page -pages takes.
