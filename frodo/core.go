@@ -26,12 +26,18 @@ func (p *ParameterSet) newHash() *sha3.SHAKE {
 // readSamples fills out with error samples from h: 16-bit little-endian
 // words, each through the CDF sampler.
 func (p *ParameterSet) readSamples(h *sha3.SHAKE, out []uint16) {
+	readUint16s(h, out)
+	p.sample(out)
+}
+
+// readUint16sGeneric fills out with little-endian 16-bit words read from h,
+// through a buffer.
+func readUint16sGeneric(h *sha3.SHAKE, out []uint16) {
 	var buf [512]byte
 	for len(out) > 0 {
 		m := min(len(out), len(buf)/2)
 		h.Read(buf[:2*m])
 		leUint16s(out[:m], buf[:])
-		p.sample(out[:m])
 		out = out[m:]
 	}
 }

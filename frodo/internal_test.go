@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/rand"
+	"crypto/sha3"
 	"encoding/binary"
 	"slices"
 	"testing"
@@ -215,6 +216,28 @@ func TestAESRows(t *testing.T) {
 					t.Fatalf("%s: A[%d][8] is not AES128(seedA, i || 8 || 0)", p.Name(), i+k)
 				}
 			}
+		}
+	}
+}
+
+// readUint16s (in place on little-endian assembly builds) against the
+// buffered conversion, for lengths around the buffer's 256 words.
+func TestReadUint16s(t *testing.T) {
+	for _, n := range []int{0, 1, 255, 256, 257, 1000, 10240} {
+		a, b := sha3.NewSHAKE128(), sha3.NewSHAKE128()
+		a.Write([]byte("seed"))
+		b.Write([]byte("seed"))
+		out1, out2 := make([]uint16, n), make([]uint16, n)
+		readUint16s(a, out1)
+		readUint16sGeneric(b, out2)
+		if !slices.Equal(out1, out2) {
+			t.Fatalf("n = %d: readUint16s and readUint16sGeneric disagree", n)
+		}
+		var next1, next2 [2]byte
+		a.Read(next1[:])
+		b.Read(next2[:])
+		if next1 != next2 {
+			t.Fatalf("n = %d: the streams are not at the same place after", n)
 		}
 	}
 }

@@ -3,6 +3,7 @@
 package frodo
 
 import (
+	"crypto/sha3"
 	"sync/atomic"
 	"unsafe"
 
@@ -155,6 +156,12 @@ func (e *aesECB) rows4(i, n int, r *rowBuf) {
 			aesRowAsm(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
 		}
 	}
+}
+
+// readUint16s fills out with little-endian 16-bit words read from h:
+// amd64 is little-endian, so h writes the words' bytes in place.
+func readUint16s(h *sha3.SHAKE, out []uint16) {
+	h.Read(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 2*len(out)))
 }
 
 // shakeRowBytes returns row k of r as l bytes, for SHAKE128 to squeeze

@@ -2,7 +2,11 @@
 
 package frodo
 
-import "github.com/pqkem/pqkem/internal/keccak"
+import (
+	"crypto/sha3"
+
+	"github.com/pqkem/pqkem/internal/keccak"
+)
 
 func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
 
@@ -15,6 +19,9 @@ type aesECB struct{}
 func newAESECB(key []byte) *aesECB { return nil }
 
 func (*aesECB) rows4(i, n int, r *rowBuf) { panic("unreachable") }
+
+// readUint16s fills out with little-endian 16-bit words read from h.
+func readUint16s(h *sha3.SHAKE, out []uint16) { readUint16sGeneric(h, out) }
 
 // shakeRowBytes returns scratch space for SHAKE128 row k, l bytes.
 func shakeRowBytes(r *rowBuf, k int, l int) []byte { return r.bytes[k][:l] }
