@@ -110,10 +110,11 @@ func (s *KeyExchangeSet) alice0(random []byte) ([]byte, *AliceState) {
 	seedA := random[:seedASize]
 	copy(msg, seedA)
 
-	var sm [maxN * nbar]uint16 // S, n x n̄
-	var bm [maxN * nbar]uint16 // E, then B
-	b := bm[:n*nbar]
-	s.sampleMatrix(sm[:n*nbar], random[seedASize:seedASize+ccsSamplerKey])
+	w := getWork()
+	defer putWork(w)
+	sm := w.sp[:n*nbar] // S, n x n̄
+	b := w.bp[:n*nbar]  // E, then B
+	s.sampleMatrix(sm, random[seedASize:seedASize+ccsSamplerKey])
 	s.sampleMatrix(b, random[seedASize+ccsSamplerKey:ccsAliceRandom])
 	st := make([]uint16, nbar*n)
 	for i := range n {
@@ -121,13 +122,12 @@ func (s *KeyExchangeSet) alice0(random []byte) ([]byte, *AliceState) {
 			st[k*n+i] = sm[i*nbar+k]
 		}
 	}
-	clear(sm[:])
+	clear(sm)
 
 	// B = A S + E
 	var a matrixA
 	a.init(p, seedA)
-	var r rowBuf
-	p.mulAddASPlusE(b, st, &a, &r)
+	p.mulAddASPlusE(b, st, &a, &w.r)
 	p.pack(msg[seedASize:], b) // pack keeps the low 15 bits
 	return msg, &AliceState{set: s, st: st}
 }
@@ -153,26 +153,27 @@ func (s *KeyExchangeSet) bob(aliceMsg, random []byte) (msg, key []byte) {
 	c1 := p.packedSize(n * nbar)
 	msg = make([]byte, c1+ccsHintSize)
 
-	var sp, bp [nbar * maxN]uint16
+	w := getWork()
+	defer putWork(w)
+	sp, bp := w.sp[:nbar*n], w.bp[:nbar*n]
 	var epp [nbar * nbar]uint16
-	s.sampleMatrix(sp[:nbar*n], random[:ccsSamplerKey])
-	s.sampleMatrix(bp[:nbar*n], random[ccsSamplerKey:2*ccsSamplerKey])
+	s.sampleMatrix(sp, random[:ccsSamplerKey])
+	s.sampleMatrix(bp, random[ccsSamplerKey:2*ccsSamplerKey])
 
 	// B' = S' A + E'
 	var a matrixA
 	a.init(p, aliceMsg[:seedASize])
-	var r rowBuf
-	p.mulAddSAPlusE(bp[:nbar*n], sp[:nbar*n], &a, &r)
-	p.pack(msg[:c1], bp[:nbar*n])
+	p.mulAddSAPlusE(bp, sp, &a, &w.r)
+	p.pack(msg[:c1], bp)
 
 	// E'' is drawn after B' is computed, as in the authors' code (the
 	// order only matters for the derandomized runs).
 	s.sampleMatrix(epp[:], random[2*ccsSamplerKey:ccsBobRandom])
 
 	// V = S' B + E''
-	var bt [nbar * maxN]uint16 // B^T
-	var col [nbar * maxN]uint16
-	p.unpack(col[:n*nbar], aliceMsg[seedASize:])
+	bt := w.t[:nbar*n]   // B^T
+	col := w.bp[:n*nbar] // B, row by row; B' is packed
+	p.unpack(col, aliceMsg[seedASize:])
 	for i := range n {
 		for l := range nbar {
 			bt[l*n+i] = col[i*nbar+l]
@@ -180,7 +181,7 @@ func (s *KeyExchangeSet) bob(aliceMsg, random []byte) (msg, key []byte) {
 	}
 	v := epp
 	for k := range nbar {
-		dot8(v[k*nbar:k*nbar+nbar], sp[k*n:k*n+n], bt[:nbar*n], n)
+		dot8(v[k*nbar:k*nbar+nbar], sp[k*n:k*n+n], bt, n)
 	}
 	for i := range v {
 		v[i] &= p.q1()
@@ -188,7 +189,7 @@ func (s *KeyExchangeSet) bob(aliceMsg, random []byte) (msg, key []byte) {
 	key = make([]byte, CCS2016KeySize)
 	ccsHint((*[ccsHintSize]byte)(msg[c1:]), &v)
 	ccsRound(key, &v)
-	clear(sp[:])
+	clear(sp)
 	clear(epp[:])
 	clear(v[:])
 	return msg, key

@@ -3,6 +3,7 @@ package frodo
 import (
 	"crypto/sha3"
 	"encoding/binary"
+	"sync"
 )
 
 // Domain separators of the seedSE expansions.
@@ -42,6 +43,25 @@ func readUint16sGeneric(h *sha3.SHAKE, out []uint16) {
 	}
 }
 
+// work is the scratch space of one operation: the n̄ x n matrices (S' and
+// B', or E and B, and a transposed one for the CCS 2016 exchange), four
+// rows of A, and the re-encrypted ciphertext of decapsulation. At up to
+// 100 KB it is too large for a goroutine's stack,
+// which would grow to hold it, copying itself at every doubling (on a
+// fresh goroutine, as a server starts for each connection, that cost more
+// than the allocation), so operations take it from workPool. What is
+// secret in it is cleared before it goes back.
+type work struct {
+	sp, bp, t [nbar * maxN]uint16
+	r         rowBuf
+	ct2       [maxCiphertextSize]byte
+}
+
+var workPool = sync.Pool{New: func() any { return new(work) }}
+
+func getWork() *work  { return workPool.Get().(*work) }
+func putWork(w *work) { workPool.Put(w) }
+
 // keyGen is FrodoKEM.KeyGen with the randomness seed = s || seedSE || z.
 // It fills in dk, including its encapsulation key.
 func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
@@ -62,8 +82,9 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 
 	// S^T and E from SHAKE(0x5F || seedSE).
 	st := make([]uint16, nbar*n) // kept in the key
-	var bArr [maxN * nbar]uint16
-	b := bArr[:n*nbar]
+	w := getWork()
+	defer putWork(w)
+	b := w.bp[:n*nbar] // E, then B
 	h.Reset()
 	h.Write([]byte{domainKeyGen})
 	h.Write(seedSE)
@@ -73,8 +94,7 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	// B = A S + E
 	var a matrixA
 	a.init(p, pk[:seedASize])
-	var r rowBuf
-	p.mulAddASPlusE(b, st, &a, &r)
+	p.mulAddASPlusE(b, st, &a, &w.r)
 	q1 := p.q1()
 	for i := range b {
 		b[i] &= q1
@@ -100,7 +120,7 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 // encrypt is the common part of encapsulation and of the re-encryption in
 // decapsulation: from mu and salt it computes (seedSE || k) = SHAKE(pkh ||
 // mu || salt), writes the ciphertext to ct and k to k.
-func (ek *EncapsulationKey) encrypt(ct, k, mu, salt []byte) {
+func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
 	p := ek.p
 	n := p.n
 
@@ -114,25 +134,24 @@ func (ek *EncapsulationKey) encrypt(ct, k, mu, salt []byte) {
 	copy(k, g2[p.lenSE:p.lenSE+p.lenSec])
 
 	// S', E' and E'' from SHAKE(0x96 || seedSE).
-	var sp, bp [nbar * maxN]uint16
+	sp, bp := w.sp[:nbar*n], w.bp[:nbar*n]
 	var epp [nbar * nbar]uint16
 	h.Reset()
 	h.Write([]byte{domainEncaps})
 	h.Write(g2[:p.lenSE])
-	p.readSamples(h, sp[:nbar*n])
-	p.readSamples(h, bp[:nbar*n])
+	p.readSamples(h, sp)
+	p.readSamples(h, bp)
 	p.readSamples(h, epp[:])
 	clear(g2[:])
 
 	// B' = S' A + E'
-	var r rowBuf
-	p.mulAddSAPlusE(bp[:nbar*n], sp[:nbar*n], &ek.a, &r)
+	p.mulAddSAPlusE(bp, sp, &ek.a, &w.r)
 	q1 := p.q1()
-	for i := range bp[:nbar*n] {
+	for i := range bp {
 		bp[i] &= q1
 	}
 	c1Size := p.packedSize(n * nbar)
-	p.pack(ct[:c1Size], bp[:nbar*n])
+	p.pack(ct[:c1Size], bp)
 
 	// C = S' B + E'' + Encode(mu)
 	var c [nbar * nbar]uint16
@@ -147,7 +166,7 @@ func (ek *EncapsulationKey) encrypt(ct, k, mu, salt []byte) {
 	}
 	p.pack(ct[c1Size:c1Size+p.packedSize(nbar*nbar)], c[:])
 	copy(ct[c1Size+p.packedSize(nbar*nbar):], salt)
-	clear(sp[:])
+	clear(sp)
 	clear(epp[:])
 	clear(c[:])
 }
@@ -170,7 +189,9 @@ func (ek *EncapsulationKey) encapsulate(random []byte) (sharedKey, ciphertext []
 	mu, salt := random[:p.lenSec], random[p.lenSec:]
 	ct := make([]byte, p.CiphertextSize())
 	var k [maxLenSec]byte
-	ek.encrypt(ct, k[:p.lenSec], mu, salt)
+	w := getWork()
+	ek.encrypt(w, ct, k[:p.lenSec], mu, salt)
+	putWork(w)
 	ss := make([]byte, p.lenSec)
 	h := p.newHash()
 	h.Write(ct)
@@ -189,10 +210,13 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	c2Size := p.packedSize(nbar * nbar)
 	salt := ct[c1Size+c2Size:]
 
+	w := getWork()
+	defer putWork(w)
+
 	// M = C - B' S
-	var w [nbar * nbar]uint16
-	p.unpack(w[:], ct[c1Size:c1Size+c2Size])
-	var row [maxN]uint16
+	var m [nbar * nbar]uint16
+	p.unpack(m[:], ct[c1Size:c1Size+c2Size])
+	row := w.sp[:maxN] // B' row by row, before encrypt uses w.sp for S'
 	var bs [nbar]uint16
 	rowBytes := c1Size / nbar
 	for i := range nbar {
@@ -200,20 +224,21 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 		bs = [nbar]uint16{}
 		dot8(bs[:], row[:n], dk.st, n)
 		for j := range nbar {
-			w[i*nbar+j] -= bs[j]
+			m[i*nbar+j] -= bs[j]
 		}
 	}
 	var mu [maxLenSec]byte
-	p.decodeKey(mu[:p.lenSec], &w)
+	p.decodeKey(mu[:p.lenSec], &m)
 
 	// Re-encrypt, and compare in constant time.
-	var ct2 [maxCiphertextSize]byte
+	ct2 := w.ct2[:len(ct)]
 	var kp [maxLenSec]byte
-	ek.encrypt(ct2[:len(ct)], kp[:p.lenSec], mu[:p.lenSec], salt)
+	ek.encrypt(w, ct2, kp[:p.lenSec], mu[:p.lenSec], salt)
 	var d byte
 	for i, v := range ct {
 		d |= v ^ ct2[i]
 	}
+	clear(ct2) // a function of mu, which is secret if ct is not valid
 	// mask is 0xff if the ciphertexts differ, 0 if they are equal.
 	mask := byte((uint32(d) - 1) >> 8 & 1) // 1 if d == 0
 	mask--                                 // 0 if equal, 0xff otherwise
@@ -229,6 +254,6 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	h.Read(ss)
 	clear(kp[:])
 	clear(mu[:])
-	clear(w[:])
+	clear(m[:])
 	return ss
 }

@@ -136,9 +136,11 @@ func (p *ParameterSet) NewEncapsulationKey(pk []byte) (*EncapsulationKey, error)
 func (p *ParameterSet) parseEncapsulationKey(ek *EncapsulationKey, pk []byte) {
 	ek.p = p
 	ek.pk = pk
-	var b [maxN * nbar]uint16
-	p.unpack(b[:p.n*nbar], pk[seedASize:])
-	ek.bt = p.transpose(b[:p.n*nbar])
+	w := getWork()
+	b := w.bp[:p.n*nbar]
+	p.unpack(b, pk[seedASize:])
+	ek.bt = p.transpose(b)
+	putWork(w)
 	h := p.newHash()
 	h.Write(pk)
 	h.Read(ek.pkh[:p.lenSec])
