@@ -46,11 +46,11 @@ func readUint16sGeneric(h *sha3.SHAKE, out []uint16) {
 // work is the scratch space of one operation: the n̄ x n matrices (S' and
 // B', or E and B, and a transposed one for the CCS 2016 exchange), four
 // rows of A, and the re-encrypted ciphertext of decapsulation. At up to
-// 100 KB it is too large for a goroutine's stack,
-// which would grow to hold it, copying itself at every doubling (on a
-// fresh goroutine, as a server starts for each connection, that cost more
-// than the allocation), so operations take it from workPool. What is
-// secret in it is cleared before it goes back.
+// 100 KB it is too large for a goroutine's stack, which would grow to hold
+// it, copying itself at every doubling (on the fresh goroutine a server
+// starts for each connection, that cost more than an allocation), so the
+// operations take it from workPool. What is secret in it is cleared before
+// it goes back; the rest (rows of A, B, B') is public.
 type work struct {
 	sp, bp, t [nbar * maxN]uint16
 	r         rowBuf
