@@ -190,9 +190,13 @@ func outputFormat(value string, s kem.Scheme) (keyfile.Format, error) {
 
 // required checks that the flags that must be given were: its arguments
 // are pairs of a flag's name and its value, and the first flag whose value
-// is empty is the error.
+// is empty is the error. An odd number of arguments is a mistake in the
+// command's code, not in its use, and panics.
 func required(nameValues ...string) error {
-	for i := 0; i+1 < len(nameValues); i += 2 {
+	if len(nameValues)%2 != 0 {
+		panic("pqkem: required takes pairs of a flag's name and its value")
+	}
+	for i := 0; i < len(nameValues); i += 2 {
 		if nameValues[i+1] == "" {
 			return cli.Usagef("-%s is required", nameValues[i])
 		}
