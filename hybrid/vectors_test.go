@@ -2,27 +2,12 @@ package hybrid_test
 
 import (
 	"bytes"
-	"encoding/hex"
-	"encoding/json"
 	"testing"
 
 	"github.com/pqkem/pqkem/hybrid"
 	"github.com/pqkem/pqkem/hybrid/hybridtest"
 	"github.com/pqkem/pqkem/internal/vectors"
 )
-
-// hexBytes is a JSON string of hexadecimal digits.
-type hexBytes []byte
-
-func (h *hexBytes) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	d, err := hex.DecodeString(s)
-	*h = d
-	return err
-}
 
 // checkVector checks one known answer: the key made by derive, its
 // encoding and public key, derandomized encapsulation with random (if not
@@ -68,7 +53,7 @@ func checkVector(t *testing.T, k *hybrid.KEM, derive func() (*hybrid.Decapsulati
 func TestXWingVectors(t *testing.T) {
 	const file = "xwing/test-vectors.json"
 	var tvs []struct {
-		Seed, Sk, Pk, Eseed, Ct, Ss hexBytes
+		Seed, Sk, Pk, Eseed, Ct, Ss vectors.HexBytes
 	}
 	vectors.ReadJSON(t, file, &tvs)
 	if len(tvs) != 3 {
@@ -85,22 +70,22 @@ func TestXWingVectors(t *testing.T) {
 // hpkeVector is one entry of the standard library's
 // crypto/hpke/testdata/hpke-pq.json, with the fields these tests use.
 type hpkeVector struct {
-	Mode           int      `json:"mode"`
-	KEMID          uint16   `json:"kem_id"`
-	KDFID          uint16   `json:"kdf_id"`
-	AEADID         uint16   `json:"aead_id"`
-	Info           hexBytes `json:"info"`
-	IkmE           hexBytes `json:"ikmE"`
-	IkmR           hexBytes `json:"ikmR"`
-	SkRm           hexBytes `json:"skRm"`
-	PkRm           hexBytes `json:"pkRm"`
-	Enc            hexBytes `json:"enc"`
-	SharedSecret   hexBytes `json:"shared_secret"`
-	ExporterSecret hexBytes `json:"exporter_secret"`
+	Mode           int              `json:"mode"`
+	KEMID          uint16           `json:"kem_id"`
+	KDFID          uint16           `json:"kdf_id"`
+	AEADID         uint16           `json:"aead_id"`
+	Info           vectors.HexBytes `json:"info"`
+	IkmE           vectors.HexBytes `json:"ikmE"`
+	IkmR           vectors.HexBytes `json:"ikmR"`
+	SkRm           vectors.HexBytes `json:"skRm"`
+	PkRm           vectors.HexBytes `json:"pkRm"`
+	Enc            vectors.HexBytes `json:"enc"`
+	SharedSecret   vectors.HexBytes `json:"shared_secret"`
+	ExporterSecret vectors.HexBytes `json:"exporter_secret"`
 	Exports        []struct {
-		Context hexBytes `json:"exporter_context"`
-		L       int      `json:"L"`
-		Value   hexBytes `json:"exported_value"`
+		Context vectors.HexBytes `json:"exporter_context"`
+		L       int              `json:"L"`
+		Value   vectors.HexBytes `json:"exported_value"`
 	} `json:"exports"`
 }
 

@@ -3,7 +3,6 @@ package noise_test
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -34,59 +33,47 @@ var vectorFiles = []string{
 	"pqnoise/clatter/pqIK_MLKEM768_AESGCM_SHA512.json",
 }
 
-type hexBytes []byte
-
-func (b *hexBytes) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return err
-	}
-	v, err := hex.DecodeString(s)
-	*b = v
-	return err
-}
-
 type draw struct {
-	Message     int      `json:"message"`
-	Token       string   `json:"token"`
-	Use         string   `json:"use"`
-	Length      int      `json:"length"`
-	Bytes       hexBytes `json:"bytes"`
-	Description string   `json:"description"`
+	Message     int              `json:"message"`
+	Token       string           `json:"token"`
+	Use         string           `json:"use"`
+	Length      int              `json:"length"`
+	Bytes       vectors.HexBytes `json:"bytes"`
+	Description string           `json:"description"`
 }
 
 type vector struct {
-	Format           string   `json:"format"`
-	ProtocolName     string   `json:"protocol_name"`
-	Pattern          string   `json:"pattern"`
-	PatternText      []string `json:"pattern_text"`
-	KEM              string   `json:"kem"`
-	KEMFIPS203Name   string   `json:"kem_fips203_name"`
-	Cipher           string   `json:"cipher"`
-	Hash             string   `json:"hash"`
-	InitPrologue     hexBytes `json:"init_prologue"`
-	RespPrologue     hexBytes `json:"resp_prologue"`
-	InitStaticSeed   hexBytes `json:"init_static_seed"`
-	InitStaticPublic hexBytes `json:"init_static_public"`
-	RespStaticSeed   hexBytes `json:"resp_static_seed"`
-	RespStaticPublic hexBytes `json:"resp_static_public"`
-	InitRemoteStatic hexBytes `json:"init_remote_static"`
-	RespRemoteStatic hexBytes `json:"resp_remote_static"`
-	InitRandom       []draw   `json:"init_random"`
-	RespRandom       []draw   `json:"resp_random"`
+	Format           string           `json:"format"`
+	ProtocolName     string           `json:"protocol_name"`
+	Pattern          string           `json:"pattern"`
+	PatternText      []string         `json:"pattern_text"`
+	KEM              string           `json:"kem"`
+	KEMFIPS203Name   string           `json:"kem_fips203_name"`
+	Cipher           string           `json:"cipher"`
+	Hash             string           `json:"hash"`
+	InitPrologue     vectors.HexBytes `json:"init_prologue"`
+	RespPrologue     vectors.HexBytes `json:"resp_prologue"`
+	InitStaticSeed   vectors.HexBytes `json:"init_static_seed"`
+	InitStaticPublic vectors.HexBytes `json:"init_static_public"`
+	RespStaticSeed   vectors.HexBytes `json:"resp_static_seed"`
+	RespStaticPublic vectors.HexBytes `json:"resp_static_public"`
+	InitRemoteStatic vectors.HexBytes `json:"init_remote_static"`
+	RespRemoteStatic vectors.HexBytes `json:"resp_remote_static"`
+	InitRandom       []draw           `json:"init_random"`
+	RespRandom       []draw           `json:"resp_random"`
 	Messages         []struct {
-		Sender             string   `json:"sender"`
-		Tokens             string   `json:"tokens"`
-		Payload            hexBytes `json:"payload"`
-		Ciphertext         hexBytes `json:"ciphertext"`
-		HandshakeHashAfter hexBytes `json:"handshake_hash_after"`
+		Sender             string           `json:"sender"`
+		Tokens             string           `json:"tokens"`
+		Payload            vectors.HexBytes `json:"payload"`
+		Ciphertext         vectors.HexBytes `json:"ciphertext"`
+		HandshakeHashAfter vectors.HexBytes `json:"handshake_hash_after"`
 	} `json:"messages"`
-	HandshakeHash     hexBytes `json:"handshake_hash"`
+	HandshakeHash     vectors.HexBytes `json:"handshake_hash"`
 	TransportMessages []struct {
-		Sender     string   `json:"sender"`
-		Nonce      uint64   `json:"nonce"`
-		Payload    hexBytes `json:"payload"`
-		Ciphertext hexBytes `json:"ciphertext"`
+		Sender     string           `json:"sender"`
+		Nonce      uint64           `json:"nonce"`
+		Payload    vectors.HexBytes `json:"payload"`
+		Ciphertext vectors.HexBytes `json:"ciphertext"`
 	} `json:"transport_messages"`
 }
 

@@ -3,7 +3,6 @@ package pake_test
 import (
 	"bytes"
 	"crypto/sha3"
-	"encoding/hex"
 	"fmt"
 	"testing"
 
@@ -17,21 +16,6 @@ const (
 	tempoFile = "tempo/pake_tempo.json"
 )
 
-type hexBytes []byte
-
-func (h *hexBytes) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*h = nil
-		return nil
-	}
-	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
-		return fmt.Errorf("not a hex string: %s", b)
-	}
-	v, err := hex.DecodeString(string(b[1 : len(b)-1]))
-	*h = v
-	return err
-}
-
 type pakeVector struct {
 	Protocol           string `json:"protocol"`
 	Samplentt          string `json:"samplentt"`
@@ -41,32 +25,32 @@ type pakeVector struct {
 	K                  int    `json:"k"`
 	Case               int    `json:"case"`
 	Input              struct {
-		Pw, Sid, D, Z, Nonce, M hexBytes
+		Pw, Sid, D, Z, Nonce, M vectors.HexBytes
 	} `json:"input"`
 	Intermediate struct {
-		MaskSeed     hexBytes `json:"mask_seed"`
-		RhoMask      hexBytes `json:"rho_mask"`
-		MaskVecHash  hexBytes `json:"mask_vec_encoded_sha3_256"`
-		MaskVecFirst []int    `json:"mask_vec_poly0_first8"`
-		NonceMask    hexBytes `json:"nonce_mask"`
-		Ek           hexBytes `json:"ek"`
-		DkHash       hexBytes `json:"dk_sha3_256"`
-		K            hexBytes `json:"K"`
-		Tag          hexBytes `json:"tag"`
+		MaskSeed     vectors.HexBytes `json:"mask_seed"`
+		RhoMask      vectors.HexBytes `json:"rho_mask"`
+		MaskVecHash  vectors.HexBytes `json:"mask_vec_encoded_sha3_256"`
+		MaskVecFirst []int            `json:"mask_vec_poly0_first8"`
+		NonceMask    vectors.HexBytes `json:"nonce_mask"`
+		Ek           vectors.HexBytes `json:"ek"`
+		DkHash       vectors.HexBytes `json:"dk_sha3_256"`
+		K            vectors.HexBytes `json:"K"`
+		Tag          vectors.HexBytes `json:"tag"`
 	} `json:"intermediate"`
-	Msg1             hexBytes `json:"msg1"`
-	Msg2             hexBytes `json:"msg2"`
-	SessionKey       hexBytes `json:"session_key"`
-	InitiatorAccepts bool     `json:"initiator_accepts"`
+	Msg1             vectors.HexBytes `json:"msg1"`
+	Msg2             vectors.HexBytes `json:"msg2"`
+	SessionKey       vectors.HexBytes `json:"session_key"`
+	InitiatorAccepts bool             `json:"initiator_accepts"`
 	WrongPassword    struct {
-		PwResponder         hexBytes `json:"pw_responder"`
-		EkRecoveredHash     hexBytes `json:"ek_recovered_sha3_256"`
-		KResponder          hexBytes `json:"K_responder"`
-		Msg2                hexBytes `json:"msg2"`
-		SessionKeyResponder hexBytes `json:"session_key_responder"`
-		KInitiator          hexBytes `json:"K_initiator"`
-		InitiatorAccepts    bool     `json:"initiator_accepts"`
-		ArtifactReturn      int      `json:"artifact_initEnd_return"`
+		PwResponder         vectors.HexBytes `json:"pw_responder"`
+		EkRecoveredHash     vectors.HexBytes `json:"ek_recovered_sha3_256"`
+		KResponder          vectors.HexBytes `json:"K_responder"`
+		Msg2                vectors.HexBytes `json:"msg2"`
+		SessionKeyResponder vectors.HexBytes `json:"session_key_responder"`
+		KInitiator          vectors.HexBytes `json:"K_initiator"`
+		InitiatorAccepts    bool             `json:"initiator_accepts"`
+		ArtifactReturn      int              `json:"artifact_initEnd_return"`
 	} `json:"wrong_password"`
 }
 

@@ -372,3 +372,25 @@ func Hex(t testing.TB, s string) []byte {
 	}
 	return b
 }
+
+// HexBytes is a JSON string of hexadecimal digits (either case), decoded;
+// JSON null leaves it nil.
+type HexBytes []byte
+
+// UnmarshalJSON decodes a JSON string of hexadecimal digits, or null.
+func (h *HexBytes) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*h = nil
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	d, err := hex.DecodeString(s)
+	if err != nil {
+		return fmt.Errorf("vectors: bad hex %q: %v", truncate(s, 40), err)
+	}
+	*h = d
+	return nil
+}

@@ -3,6 +3,7 @@ package vectors
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -233,5 +234,20 @@ func TestReaders(t *testing.T) {
 	}
 	if got := Hex(t, "00FfaB"); !bytes.Equal(got, []byte{0, 0xff, 0xab}) {
 		t.Errorf("Hex = %x", got)
+	}
+}
+
+func TestHexBytes(t *testing.T) {
+	var v struct{ A, B, C HexBytes }
+	if err := json.Unmarshal([]byte(`{"A": "00fF10", "B": null, "C": ""}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(v.A, []byte{0, 0xff, 0x10}) || v.B != nil || v.C == nil || len(v.C) != 0 {
+		t.Errorf("got A %x, B %#v, C %#v; want 00ff10, nil, empty", v.A, v.B, v.C)
+	}
+	for _, bad := range []string{`{"A": "0g"}`, `{"A": "abc"}`, `{"A": 12}`} {
+		if err := json.Unmarshal([]byte(bad), &v); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
 	}
 }
