@@ -266,7 +266,7 @@ func decapsulators() []decapsulator {
 	for _, s := range kem.All() {
 		if kem.SingleUse(s) {
 			out = append(out, decapsulator{s.Name(), kemCost(s.Name()),
-				[2]string{"valid ciphertexts, each to a fresh key", "random ciphertexts"},
+				[2]string{"valid ciphertexts (one key, remade from its seed for each)", "random ciphertexts"},
 				func() (dudect.Split, error) { return singleUseDecapOp(s) }})
 			continue
 		}
