@@ -20,9 +20,6 @@ func aesRowVAES(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
 //go:noescape
 func aesRowVAES512(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
 
-// cpuidVAES reports CPUID leaf 7's VAES bit (ECX bit 9).
-func cpuidVAES() bool
-
 //go:noescape
 func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
 
@@ -49,15 +46,13 @@ var aesImplNames = [...]string{aesNI: "AES-NI", aesVAES: "VAES", aesVAES512: "VA
 
 // aesBest is the fastest implementation the CPU runs, if haveAESNI.
 //
-// VAES on ymm (VEX-encoded) needs VAES and AVX2, whose flag in x/sys/cpu
-// includes the OS's saving of the ymm registers. x/sys/cpu reports VAES
-// only with AVX-512 (HasAVX512VAES), which CPUs with VAES on ymm alone (AMD
-// Zen 3) lack, so the bit is read from CPUID directly. VAES on zmm needs
+// VAES on ymm (VEX-encoded) needs VAES and AVX2 ([cpuid.HasVAES]). VAES on
+// zmm needs
 // AVX-512F (with the OS's saving of the zmm and mask registers, which
 // HasAVX512F includes), VAES, and BMI2 for its tail mask.
 var aesBest = func() aesImpl {
 	switch {
-	case !cpu.X86.HasAVX2 || !cpuidVAES():
+	case !cpuid.HasVAES():
 		return aesNI
 	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512VAES && cpu.X86.HasBMI2:
 		return aesVAES512

@@ -28,3 +28,8 @@ func ForceGeneric(on bool) (restore func()) {
 	old := forceGeneric.Swap(on)
 	return func() { forceGeneric.Store(old) }
 }
+
+// HasVAES reports whether the CPU and build support VAES on ymm registers
+// (VEX-encoded, with AVX2). ForceGeneric does not change it: the packages
+// that use VAES choose among their AES paths themselves.
+func HasVAES() bool { return hasVAES }

@@ -2,4 +2,7 @@
 
 package cpuid
 
-const hasAVX2 = false
+const (
+	hasAVX2 = false
+	hasVAES = false
+)
