@@ -1,7 +1,6 @@
 package frodo_test
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/pqkem/pqkem/frodo"
@@ -12,10 +11,9 @@ import (
 // state, and beyond them the AES states of the sampler, under 12 KiB (the
 // rule is 64 KiB; an n x n̄ temporary on the heap would cross 12). The
 // operations' scratch space comes from a sync.Pool, which now and then
-// misses (a goroutine that moved to another P finds the other's pooled
-// space out of reach), and two garbage collections in a row empty it: the figures are the
-// least of three measurements, with no collection forced between the
-// runs: the heap of an operation in the steady state.
+// misses (a goroutine that moved to another P cannot reach the space the
+// other P holds), so the figures are the least of three measurements: the
+// heap of an operation in the steady state.
 func TestCCS2016Allocations(t *testing.T) {
 	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("allocation counts are off under -cover and -race")
@@ -42,12 +40,12 @@ func TestCCS2016Allocations(t *testing.T) {
 			}},
 		} {
 			allocs := leastOf3(func() float64 { return testing.AllocsPerRun(3, c.f) })
-			bytes := int(leastOf3(func() float64 { return float64(steadyHeapPerOp(3, c.f)) }))
+			bytes := int(leastOf3(func() float64 { return float64(heapPerOp(3, c.f)) }))
 			if c.what == "Alice1" {
 				// Less the Alice0 that made the state.
 				alice0 := func() { frodotest.CCS2016Alice0(s, seed) }
 				allocs -= leastOf3(func() float64 { return testing.AllocsPerRun(3, alice0) })
-				bytes -= int(leastOf3(func() float64 { return float64(steadyHeapPerOp(3, alice0)) }))
+				bytes -= int(leastOf3(func() float64 { return float64(heapPerOp(3, alice0)) }))
 			}
 			t.Logf("%s %s: %.0f allocations, %d bytes per op (%d of them the results)", s.Name(), c.what, allocs, bytes, c.own)
 			if allocs > c.allocs {
@@ -58,19 +56,6 @@ func TestCCS2016Allocations(t *testing.T) {
 			}
 		}
 	}
-}
-
-// steadyHeapPerOp is the heap f allocates per call over runs calls, after
-// one call that fills the pools.
-func steadyHeapPerOp(runs int, f func()) int {
-	f()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range runs {
-		f()
-	}
-	runtime.ReadMemStats(&after)
-	return int(after.TotalAlloc-before.TotalAlloc) / runs
 }
 
 // leastOf3 returns the least of three calls of f.

@@ -421,11 +421,13 @@ func logq(p *frodo.ParameterSet) int {
 	return 16
 }
 
-// heapPerOp returns the bytes f allocates per run, on average over runs.
+// heapPerOp returns the bytes f allocates per run, on average over runs,
+// after one run that fills the pools. It forces no garbage collection:
+// two in a row would empty the sync.Pool that the operations take their
+// scratch space from.
 func heapPerOp(runs int, f func()) int {
 	f()
 	var before, after runtime.MemStats
-	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for range runs {
 		f()
