@@ -172,7 +172,7 @@ func (l *latency) finish() {
 	if len(s) == 0 {
 		return
 	}
-	l.MedianMs = median(s)
+	l.MedianMs = medianSorted(s)
 	l.P99Ms = s[(len(s)*99+99)/100-1] // the smallest at or above 99% of them
 }
 

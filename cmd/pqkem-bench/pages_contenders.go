@@ -133,12 +133,12 @@ func newTLSSecurity(group tls.CurveID, cert *tlsCert) *security {
 // in both, as TLS 1.3 runs AES-GCM and SHA-256.
 func newNoiseSecurity(s kem.Scheme) (*security, error) {
 	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
-	server := &noise.Config{Protocol: p}
-	client := &noise.Config{Protocol: p}
 	if kem.EphemeralOnly(s) {
 		p.Pattern = noise.PQNN
-		server.Protocol, client.Protocol = p, p
-	} else {
+	}
+	server := &noise.Config{Protocol: p}
+	client := &noise.Config{Protocol: p}
+	if p.Pattern == noise.PQNK {
 		dk, err := s.GenerateKey()
 		if err != nil {
 			return nil, fmt.Errorf("pages: %s: generating the server key: %w", s.Name(), err)
