@@ -47,9 +47,8 @@ var aesImplNames = [...]string{aesNI: "AES-NI", aesVAES: "VAES", aesVAES512: "VA
 // aesBest is the fastest implementation the CPU runs, if haveAESNI.
 //
 // VAES on ymm (VEX-encoded) needs VAES and AVX2 ([cpuid.HasVAES]). VAES on
-// zmm needs
-// AVX-512F (with the OS's saving of the zmm and mask registers, which
-// HasAVX512F includes), VAES, and BMI2 for its tail mask.
+// zmm needs AVX-512F (with the OS's saving of the zmm and mask registers,
+// which HasAVX512F includes), VAES, and BMI2 for its tail mask.
 var aesBest = func() aesImpl {
 	switch {
 	case !cpuid.HasVAES():
