@@ -178,10 +178,16 @@ func (c *connectCmd) stdio(out *cli.Output) error {
 	if errors.Is(err, net.ErrClosed) {
 		// Sending failed, and closed the connection.
 		if serr := <-sent; serr != nil && !errors.Is(serr, net.ErrClosed) {
+			if isReset(serr) {
+				return fmt.Errorf("sending standard input to %s: the server closed the connection before reading all of it (%w)", c.to, serr)
+			}
 			return fmt.Errorf("sending standard input to %s: %w", c.to, serr)
 		}
 	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
+		if isReset(err) {
+			return fmt.Errorf("receiving from %s: the server closed the connection before reading all of standard input (%w)", c.to, err)
+		}
 		return fmt.Errorf("receiving from %s: %w", c.to, err)
 	}
 	return nil

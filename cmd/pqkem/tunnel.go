@@ -380,7 +380,14 @@ func forwardEnd(start time.Time, in, out int64, err error, inName, outName strin
 // isClosedDuringHandshake reports whether a handshake error is the peer
 // closing or resetting the connection.
 func isClosedDuringHandshake(err error) bool {
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || isReset(err)
+}
+
+// isReset reports whether err is the peer resetting the connection: a
+// write or a shutdown after the peer closed with unread data, or a read
+// that the reset interrupted.
+func isReset(err error) bool {
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ENOTCONN)
 }
 
 // dialTimeout dials the TCP address addr within timeout, or until ctx ends.
