@@ -33,6 +33,25 @@ func BenchmarkFrodo(b *testing.B) {
 				dk.Decapsulate(ct)
 			}
 		})
+		// The same key precomputed (A kept whole), after the operations
+		// above, which do not keep it.
+		pre, err := p.NewDecapsulationKey(dk.Bytes())
+		if err != nil {
+			b.Fatal(err)
+		}
+		pre.Precompute()
+		b.Run(p.Name()+"/EncapsPrecomputed", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				pre.EncapsulationKey().Encapsulate()
+			}
+		})
+		b.Run(p.Name()+"/DecapsPrecomputed", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				pre.Decapsulate(ct)
+			}
+		})
 	}
 }
 

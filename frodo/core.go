@@ -92,9 +92,9 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	p.readSamples(h, b)
 
 	// B = A S + E
-	var a matrixA
+	a := &dk.ek.a
 	a.init(p, pk[:seedASize])
-	p.mulAddASPlusE(b, st, &a, &w.r)
+	p.mulAddASPlusE(b, st, a, &w.r)
 	q1 := p.q1()
 	for i := range b {
 		b[i] &= q1
@@ -113,7 +113,7 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 
 	dk.sk = sk
 	dk.st = st
-	dk.ek = EncapsulationKey{p: p, pk: pk, bt: p.transpose(b), a: a}
+	dk.ek.p, dk.ek.pk, dk.ek.bt = p, pk, p.transpose(b)
 	copy(dk.ek.pkh[:], pkh)
 }
 

@@ -170,17 +170,26 @@ func TestKernels(t *testing.T) {
 
 		var r rowBuf
 		for k := range 4 {
-			copy(r.rows[k][:], randomUint16s(maxN))
+			copy(r.row(k), randomUint16s(maxN))
 		}
 		sp := randomUint16s(nbar * n)
 		bp1 := randomUint16s(nbar * n)
 		bp2 := slices.Clone(bp1)
 		for _, i := range []int{0, 4, n - 4} {
-			axpy4x8(bp1, sp, &r, i, n)
-			axpy4x8Generic(bp2, sp, &r, i, n)
+			axpy4x8(bp1, sp, r.rows[:], maxN, i, n)
+			axpy4x8Generic(bp2, sp, r.rows[:], maxN, i, n)
 		}
 		if !slices.Equal(bp1, bp2) {
 			t.Fatalf("n = %d: axpy4x8 and axpy4x8Generic disagree", n)
+		}
+		// Rows n words apart, as in an expanded A.
+		rows := randomUint16s(4 * n)
+		for _, i := range []int{0, 4, n - 4} {
+			axpy4x8(bp1, sp, rows, n, i, n)
+			axpy4x8Generic(bp2, sp, rows, n, i, n)
+		}
+		if !slices.Equal(bp1, bp2) {
+			t.Fatalf("n = %d: axpy4x8 and axpy4x8Generic disagree on rows %d words apart", n, n)
 		}
 	}
 }
@@ -204,7 +213,7 @@ func TestAESRows(t *testing.T) {
 			fast.rows4(i, &r1)
 			slow.rows4(i, &r2)
 			for k := range 4 {
-				if !slices.Equal(r1.rows[k][:p.n], r2.rows[k][:p.n]) {
+				if !slices.Equal(r1.row(k)[:p.n], r2.row(k)[:p.n]) {
 					t.Fatalf("%s: row %d differs between the paths", p.Name(), i+k)
 				}
 				// Entry (i+k, 8) by definition.
@@ -212,7 +221,7 @@ func TestAESRows(t *testing.T) {
 				binary.LittleEndian.PutUint16(in[0:], uint16(i+k))
 				binary.LittleEndian.PutUint16(in[2:], 8)
 				block.Encrypt(out[:], in[:])
-				if r2.rows[k][8] != binary.LittleEndian.Uint16(out[:]) {
+				if r2.row(k)[8] != binary.LittleEndian.Uint16(out[:]) {
 					t.Fatalf("%s: A[%d][8] is not AES128(seedA, i || 8 || 0)", p.Name(), i+k)
 				}
 			}

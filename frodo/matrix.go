@@ -4,13 +4,16 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/binary"
+	"sync/atomic"
 
 	"github.com/pqkem/pqkem/internal/keccak"
 )
 
-// The n x n matrix A is never stored: it is generated four rows at a time,
-// used, and forgotten (Frodo.Gen with the row-wise generation the
-// specification allows).
+// The n x n matrix A is generated four rows at a time, used, and forgotten
+// (Frodo.Gen with the row-wise generation the specification allows),
+// unless the key it belongs to was precomputed
+// ([EncapsulationKey.Precompute]): then it is generated once, kept whole,
+// and read from there.
 //
 // With AES128, entry (i, j..j+7) of A is the little-endian 16-bit words of
 // AES128(seedA, LE16(i) || LE16(j) || 0^96), for j a multiple of 8. With
@@ -26,11 +29,15 @@ type matrixA struct {
 	seedA [seedASize]byte
 	block cipher.Block // for AES sets
 	ecb   *aesECB      // the assembly path (AES-NI or VAES), when available
+	// full is A, n x n row by row, once expand has made it; nil until
+	// then. A is public: keeping it needs no clearing.
+	full atomic.Pointer[[]uint16]
 }
 
 func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 	a.p = p
 	copy(a.seedA[:], seedA)
+	a.full.Store(nil)
 	if p.aes {
 		if ecb := newAESECB(seedA); ecb != nil {
 			a.ecb = ecb
@@ -44,9 +51,9 @@ func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 	}
 }
 
-// rowBuf holds four rows of A.
+// rowBuf holds four rows of A, row k at rows[k*maxN:].
 type rowBuf struct {
-	rows [4][maxN]uint16
+	rows [4 * maxN]uint16
 	// bytes is scratch space for SHAKE128 rows where the rows cannot be
 	// squeezed into directly (non-amd64 or purego builds; empty here).
 	//lint:ignore U1000 used by matrix_noasm.go in the other builds
@@ -57,8 +64,42 @@ type rowBuf struct {
 	aes *[2][aesBatch * aes.BlockSize]byte
 }
 
-// rows4 sets r.rows[0..3][:n] to rows i..i+3 of A.
-func (a *matrixA) rows4(i int, r *rowBuf) {
+// row returns row k of the buffer, maxN words.
+func (r *rowBuf) row(k int) []uint16 { return r.rows[k*maxN : (k+1)*maxN] }
+
+// rows4 returns rows i..i+3 of A, row i+k at rows[k*stride:][:n]: the
+// expanded matrix's rows if a has one, else rows generated into r.
+func (a *matrixA) rows4(i int, r *rowBuf) (rows []uint16, stride int) {
+	n := a.p.n
+	if full := a.full.Load(); full != nil {
+		return (*full)[i*n : (i+4)*n], n
+	}
+	a.gen4(i, r)
+	return r.rows[:], maxN
+}
+
+// expand generates A whole and keeps it, for later operations to read
+// instead of generating it again. Concurrent calls may each generate it;
+// one result is kept.
+func (a *matrixA) expand() {
+	if a.full.Load() != nil {
+		return
+	}
+	n := a.p.n
+	full := make([]uint16, n*n)
+	w := getWork()
+	for i := 0; i < n; i += 4 {
+		a.gen4(i, &w.r)
+		for k := range 4 {
+			copy(full[(i+k)*n:(i+k+1)*n], w.r.row(k))
+		}
+	}
+	putWork(w)
+	a.full.CompareAndSwap(nil, &full)
+}
+
+// gen4 sets rows 0..3 of r to rows i..i+3 of A.
+func (a *matrixA) gen4(i int, r *rowBuf) {
 	n := a.p.n
 	if a.p.aes {
 		if a.ecb != nil {
@@ -93,7 +134,7 @@ func (a *matrixA) aesRows4(i int, r *rowBuf) {
 	in, out := &r.aes[0], &r.aes[1]
 	clear(in[:])
 	for k := range 4 {
-		row := r.rows[k][:n]
+		row := r.row(k)[:n]
 		for j := 0; j < n; j += 8 * aesBatch {
 			for b := range aesBatch {
 				binary.LittleEndian.PutUint16(in[16*b:], uint16(i+k))
@@ -113,9 +154,9 @@ func (a *matrixA) aesRows4(i int, r *rowBuf) {
 func (p *ParameterSet) mulAddASPlusE(b []uint16, st []uint16, a *matrixA, r *rowBuf) {
 	n := p.n
 	for i := 0; i < n; i += 4 {
-		a.rows4(i, r)
+		rows, stride := a.rows4(i, r)
 		for k := range 4 {
-			dot8(b[(i+k)*nbar:(i+k)*nbar+nbar], r.rows[k][:n], st, n)
+			dot8(b[(i+k)*nbar:(i+k)*nbar+nbar], rows[k*stride:k*stride+n], st, n)
 		}
 	}
 }
@@ -125,8 +166,8 @@ func (p *ParameterSet) mulAddASPlusE(b []uint16, st []uint16, a *matrixA, r *row
 func (p *ParameterSet) mulAddSAPlusE(bp []uint16, sp []uint16, a *matrixA, r *rowBuf) {
 	n := p.n
 	for i := 0; i < n; i += 4 {
-		a.rows4(i, r)
-		axpy4x8(bp, sp, r, i, n)
+		rows, stride := a.rows4(i, r)
+		axpy4x8(bp, sp, rows, stride, i, n)
 	}
 }
 
@@ -149,10 +190,10 @@ func dot8Generic(out []uint16, row []uint16, st []uint16, n int) {
 	}
 }
 
-// axpy4x8Generic adds, for the four rows of A i..i+3 in r and each k < 8,
-// sp[k][i+m] * A[i+m] to bp[k].
-func axpy4x8Generic(bp []uint16, sp []uint16, r *rowBuf, i, n int) {
-	r0, r1, r2, r3 := r.rows[0][:n], r.rows[1][:n], r.rows[2][:n], r.rows[3][:n]
+// axpy4x8Generic adds, for the four rows of A i..i+3 (row i+m at
+// rows[m*stride:][:n]) and each k < 8, sp[k][i+m] * A[i+m] to bp[k].
+func axpy4x8Generic(bp []uint16, sp []uint16, rows []uint16, stride, i, n int) {
+	r0, r1, r2, r3 := rows[:n], rows[stride:stride+n], rows[2*stride:2*stride+n], rows[3*stride:3*stride+n]
 	for k := range nbar {
 		s := sp[k*n : k*n+n]
 		s0, s1, s2, s3 := s[i], s[i+1], s[i+2], s[i+3]

@@ -109,13 +109,13 @@ func (p *ParameterSet) sample(s []uint16) {
 	p.sampleGeneric(s)
 }
 
-func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) {
+func axpy4x8(bp []uint16, sp []uint16, rows []uint16, stride, i, n int) {
 	if cpuid.AVX2() && n%16 == 0 {
-		_, _ = bp[nbar*n-1], sp[(nbar-1)*n+i+3]
-		axpy4x8AVX2(&bp[0], &sp[i], &r.rows[0][0], uint64(n), maxN)
+		_, _, _ = bp[nbar*n-1], sp[(nbar-1)*n+i+3], rows[3*stride+n-1]
+		axpy4x8AVX2(&bp[0], &sp[i], &rows[0], uint64(n), uint64(stride))
 		return
 	}
-	axpy4x8Generic(bp, sp, r, i, n)
+	axpy4x8Generic(bp, sp, rows, stride, i, n)
 }
 
 // aesECB is the assembly row generator: the expanded AES-128 key and the
@@ -143,11 +143,11 @@ func (e *aesECB) rows4(i, n int, r *rowBuf) {
 	for k := range 4 {
 		switch e.impl {
 		case aesVAES512:
-			aesRowVAES512(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+			aesRowVAES512(&e.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
 		case aesVAES:
-			aesRowVAES(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+			aesRowVAES(&e.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
 		default:
-			aesRowAsm(&e.rk, &r.rows[k][0], uint64(i+k), uint64(n/8))
+			aesRowAsm(&e.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
 		}
 	}
 }
@@ -161,7 +161,7 @@ func readUint16s(h *sha3.SHAKE, out []uint16) {
 // shakeRowBytes returns row k of r as l bytes, for SHAKE128 to squeeze
 // into directly: amd64 is little-endian, so the bytes are the row's words.
 func shakeRowBytes(r *rowBuf, k int, l int) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(&r.rows[k][0])), 2*maxN)[:l]
+	return unsafe.Slice((*byte)(unsafe.Pointer(&r.row(k)[0])), 2*maxN)[:l]
 }
 
 // shakeRowsDone has nothing to do: the rows are already words.

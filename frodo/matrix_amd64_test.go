@@ -210,21 +210,21 @@ func BenchmarkMatrixKernels(b *testing.B) {
 	for _, n := range []int{640, 976, 1344} {
 		var r rowBuf
 		for k := range 4 {
-			copy(r.rows[k][:], randomUint16s(maxN))
+			copy(r.row(k), randomUint16s(maxN))
 		}
 		st := randomUint16s(nbar * n)
 		out := make([]uint16, nbar*n)
 		b.Run(fmt.Sprintf("dot8/%d", n), func(b *testing.B) {
 			for b.Loop() {
 				for i := 0; i < n; i++ {
-					dot8AVX2(&out[i*nbar], &r.rows[i%4][0], &st[0], uint64(n))
+					dot8AVX2(&out[i*nbar], &r.row(i%4)[0], &st[0], uint64(n))
 				}
 			}
 		})
 		b.Run(fmt.Sprintf("axpy4x8/%d", n), func(b *testing.B) {
 			for b.Loop() {
 				for i := 0; i < n; i += 4 {
-					axpy4x8AVX2(&out[0], &st[i], &r.rows[0][0], uint64(n), maxN)
+					axpy4x8AVX2(&out[0], &st[i], &r.rows[0], uint64(n), maxN)
 				}
 			}
 		})

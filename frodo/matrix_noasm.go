@@ -10,7 +10,9 @@ import (
 
 func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
 
-func axpy4x8(bp []uint16, sp []uint16, r *rowBuf, i, n int) { axpy4x8Generic(bp, sp, r, i, n) }
+func axpy4x8(bp []uint16, sp []uint16, rows []uint16, stride, i, n int) {
+	axpy4x8Generic(bp, sp, rows, stride, i, n)
+}
 
 // aesECB is the assembly path (AES-NI or VAES), which this build does not
 // have.
@@ -29,7 +31,7 @@ func shakeRowBytes(r *rowBuf, k int, l int) []byte { return r.bytes[k][:l] }
 // shakeRowsDone converts the four rows from bytes to words.
 func shakeRowsDone(r *rowBuf, n int) {
 	for k := range 4 {
-		leUint16s(r.rows[k][:n], r.bytes[k][:])
+		leUint16s(r.row(k)[:n], r.bytes[k][:])
 	}
 }
 
