@@ -217,7 +217,7 @@ func BenchmarkMatrixKernels(b *testing.B) {
 		b.Run(fmt.Sprintf("dot8/%d", n), func(b *testing.B) {
 			for b.Loop() {
 				for i := 0; i < n; i++ {
-					dot8AVX2(&out[i*nbar], &r.row(i%4)[0], &st[0], uint64(n))
+					dot8AVX2(&out[i*nbar], &r.row(i % 4)[0], &st[0], uint64(n))
 				}
 			}
 		})
