@@ -94,6 +94,9 @@ func (k *frodoDecapsulationKey) Decapsulate(ciphertext []byte) ([]byte, error) {
 	return k.dk.Decapsulate(ciphertext)
 }
 
+// Precompute keeps the key's matrix A ([Precomputer]).
+func (k *frodoDecapsulationKey) Precompute() { k.dk.Precompute() }
+
 func (k *frodoDecapsulationKey) EncapsulationKey() EncapsulationKey {
 	return &frodoEncapsulationKey{k.s, k.dk.EncapsulationKey()}
 }
@@ -107,6 +110,9 @@ type frodoEncapsulationKey struct {
 
 func (k *frodoEncapsulationKey) Scheme() Scheme { return k.s }
 func (k *frodoEncapsulationKey) Bytes() []byte  { return k.ek.Bytes() }
+
+// Precompute keeps the key's matrix A ([Precomputer]).
+func (k *frodoEncapsulationKey) Precompute() { k.ek.Precompute() }
 
 func (k *frodoEncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
 	return k.ek.Encapsulate()

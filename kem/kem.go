@@ -103,6 +103,22 @@ type DecapsulationKey interface {
 	EncapsulationKey() EncapsulationKey
 }
 
+// Precomputer is implemented by the keys of schemes that can spend memory
+// to make a key's later operations faster: FrodoKEM's keep their matrix
+// A whole (800 KiB to 3.4 MiB a key, about a quarter off each operation;
+// see [frodo.EncapsulationKey.Precompute]). It is for keys that serve many
+// operations, such as a server's static key: package
+// [github.com/pqkem/pqkem/noise] precomputes the static keys of its
+// connections' Configs. A decapsulation key and the encapsulation key
+// that goes with it share what either's Precompute keeps.
+type Precomputer interface {
+	// Precompute makes and keeps what the key's operations would otherwise
+	// compute each time. It may be called more than once, and concurrently
+	// with the key's other methods; the results of the operations do not
+	// change.
+	Precompute()
+}
+
 // Specifier is implemented by schemes that can name the document that
 // specifies them, for listings such as `pqkem list`.
 type Specifier interface {

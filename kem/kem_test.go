@@ -436,3 +436,59 @@ func TestBytesRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// Every FrodoKEM key is a Precomputer, and for every scheme whose keys
+// are, a precomputed key gives the same ciphertexts, shared keys and
+// implicit-rejection keys as a plain one.
+func TestPrecompute(t *testing.T) {
+	for _, s := range kem.All() {
+		if kem.SingleUse(s) {
+			continue // no key can be made twice
+		}
+		t.Run(s.Name(), func(t *testing.T) {
+			seed := bytes.Repeat([]byte{0x42}, s.DecapsulationKeySize())
+			plain := must(t)(s.NewDecapsulationKey(seed))
+			pre := must(t)(s.NewDecapsulationKey(seed))
+			_, dkOK := pre.(kem.Precomputer)
+			_, ekOK := pre.EncapsulationKey().(kem.Precomputer)
+			frodo := strings.Contains(s.Name(), "FrodoKEM")
+			switch {
+			case dkOK != ekOK:
+				t.Fatalf("Precomputer: decapsulation key %v, encapsulation key %v", dkOK, ekOK)
+			case frodo && !dkOK:
+				t.Fatal("a FrodoKEM key is not a Precomputer")
+			case !dkOK:
+				t.Skip("not a Precomputer")
+			}
+			pre.(kem.Precomputer).Precompute()
+			m := bytes.Repeat([]byte{0x17}, s.EncapsulationSeedSize())
+			K1, c1, err := kemtest.Encapsulate(plain.EncapsulationKey(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			K2, c2, err := kemtest.Encapsulate(pre.EncapsulationKey(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(K1, K2) || !bytes.Equal(c1, c2) {
+				t.Fatal("a precomputed key encapsulates differently")
+			}
+			c1[len(c1)/2] ^= 1
+			r1, err1 := plain.Decapsulate(c1)
+			r2, err2 := pre.Decapsulate(c1)
+			if err1 != nil || err2 != nil || !bytes.Equal(r1, r2) {
+				t.Fatalf("a precomputed key decapsulates differently (%v, %v)", err1, err2)
+			}
+			// A parsed encapsulation key precomputes on its own.
+			ek, err := s.NewEncapsulationKey(plain.EncapsulationKey().Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ek.(kem.Precomputer).Precompute()
+			K3, c3, err := kemtest.Encapsulate(ek, m)
+			if err != nil || !bytes.Equal(K3, K2) || !bytes.Equal(c3, c2) {
+				t.Fatal("a precomputed parsed key encapsulates differently")
+			}
+		})
+	}
+}

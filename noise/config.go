@@ -33,7 +33,11 @@ type Config struct {
 	// StaticKey is this side's static key pair, required exactly when
 	// [Pattern.NeedsStaticKey] says so for this side: for example the
 	// server's in pqNK, and both sides' in pqIK and pqKK. It must not be
-	// of an ephemeral-only KEM ([kem.EphemeralOnly]).
+	// of an ephemeral-only KEM ([kem.EphemeralOnly]). Since it serves
+	// every handshake of the Config, the first handshake precomputes it
+	// if its scheme can ([kem.Precomputer]): a FrodoKEM key then keeps its
+	// matrix A, 800 KiB to 3.4 MiB, which makes each handshake's
+	// decapsulation with it a quarter faster.
 	StaticKey kem.DecapsulationKey
 
 	// PeerStaticKey is the peer's static public key, if this side knows
@@ -42,7 +46,8 @@ type Config struct {
 	// pqNK, pqXK, pqIK and pqKK; the client's key for a server in pqKN,
 	// pqKK and pqKX) it is required. In a pattern where the peer sends its
 	// static key, it is optional, and if set the key the peer sends must
-	// be this one (pinning).
+	// be this one (pinning). A key known beforehand is precomputed at the
+	// first handshake, as StaticKey is.
 	PeerStaticKey kem.EncapsulationKey
 
 	// VerifyPeerStaticKey, if not nil, is called with the static key the
@@ -81,6 +86,20 @@ func (c *Config) handshakeConfig(client bool) *HandshakeConfig {
 		hc.RemoteStaticKey = c.PeerStaticKey
 	}
 	return hc
+}
+
+// precompute has the static keys that every handshake of c uses (this
+// side's, and the peer's when it is known beforehand) keep what their
+// operations would otherwise compute each time, if their schemes can.
+func (c *Config) precompute(client bool) {
+	if k, ok := c.StaticKey.(kem.Precomputer); ok {
+		k.Precompute()
+	}
+	if c.Protocol.Pattern.NeedsRemoteStaticKey(client) {
+		if k, ok := c.PeerStaticKey.(kem.Precomputer); ok {
+			k.Precompute()
+		}
+	}
 }
 
 // check returns the error that a handshake with c would fail with before

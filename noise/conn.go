@@ -186,6 +186,7 @@ func (c *Conn) runHandshake() error {
 	if err := c.config.checkPeer(c.isClient); err != nil {
 		return err
 	}
+	c.config.precompute(c.isClient)
 	c.in.frames.r = c.conn
 	p := c.config.Protocol
 	sizes := p.MessageSizes()
