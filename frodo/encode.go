@@ -12,18 +12,26 @@ func (p *ParameterSet) pack(out []byte, in []uint16) {
 		}
 		return
 	}
-	// D = 15: eight entries make 15 bytes.
+	// D = 15: eight entries make 15 bytes, written as two big-endian
+	// 64-bit words; the second's last byte is the next group's first,
+	// which the next group writes over, so where no group follows (the
+	// end of out) the words go through a buffer.
+	const m = 0x7fff
 	for len(in) >= 8 {
-		var hi, lo uint64 // 120 bits: hi holds the top 60, lo the low 60
-		for k := range 4 {
-			hi = hi<<15 | uint64(in[k]&0x7fff)
-			lo = lo<<15 | uint64(in[4+k]&0x7fff)
+		v := in[:8]
+		// 120 bits: hi holds the top 60, lo the low 60.
+		hi := uint64(v[0]&m)<<45 | uint64(v[1]&m)<<30 | uint64(v[2]&m)<<15 | uint64(v[3]&m)
+		lo := uint64(v[4]&m)<<45 | uint64(v[5]&m)<<30 | uint64(v[6]&m)<<15 | uint64(v[7]&m)
+		w0, w1 := hi<<4|lo>>56, lo<<8
+		if len(out) >= 16 {
+			binary.BigEndian.PutUint64(out[0:8], w0)
+			binary.BigEndian.PutUint64(out[8:16], w1)
+		} else {
+			var b [16]byte
+			binary.BigEndian.PutUint64(b[0:], w0)
+			binary.BigEndian.PutUint64(b[8:], w1)
+			copy(out[:15], b[:15])
 		}
-		// 120 bits, big-endian: hi (60 bits) then lo (60 bits).
-		var b [16]byte
-		binary.BigEndian.PutUint64(b[0:], hi<<4|lo>>56)
-		binary.BigEndian.PutUint64(b[8:], lo<<8)
-		copy(out[:15], b[:15])
 		out, in = out[15:], in[8:]
 	}
 }
@@ -37,19 +45,23 @@ func (p *ParameterSet) unpack(out []uint16, in []byte) {
 		}
 		return
 	}
+	const m = 0x7fff
 	for len(out) >= 8 {
-		var b [16]byte
-		copy(b[:15], in[:15])
-		x := binary.BigEndian.Uint64(b[0:])
-		y := binary.BigEndian.Uint64(b[8:])
+		var x, y uint64
+		if len(in) >= 16 {
+			x = binary.BigEndian.Uint64(in[0:8])
+			y = binary.BigEndian.Uint64(in[8:16]) // its last byte is not this group's
+		} else {
+			var b [16]byte
+			copy(b[:15], in[:15])
+			x = binary.BigEndian.Uint64(b[0:])
+			y = binary.BigEndian.Uint64(b[8:])
+		}
 		hi := x >> 4             // the first 60 bits
 		lo := (x&0xf)<<56 | y>>8 // the last 60 bits
-		for k := 3; k >= 0; k-- {
-			out[k] = uint16(hi & 0x7fff)
-			out[4+k] = uint16(lo & 0x7fff)
-			hi >>= 15
-			lo >>= 15
-		}
+		o := out[:8]
+		o[0], o[1], o[2], o[3] = uint16(hi>>45&m), uint16(hi>>30&m), uint16(hi>>15&m), uint16(hi&m)
+		o[4], o[5], o[6], o[7] = uint16(lo>>45&m), uint16(lo>>30&m), uint16(lo>>15&m), uint16(lo&m)
 		out, in = out[8:], in[15:]
 	}
 }

@@ -50,8 +50,36 @@ func TestSampleExhaustive(t *testing.T) {
 	}
 }
 
+// packBits is Frodo.Pack bit by bit, as the specification writes it.
+func packBits(p *ParameterSet, in []uint16) []byte {
+	out := make([]byte, p.packedSize(len(in)))
+	for i, v := range in {
+		for j := range int(p.logq) {
+			bit := v >> (int(p.logq) - 1 - j) & 1
+			pos := i*int(p.logq) + j
+			out[pos/8] |= byte(bit) << (7 - pos%8)
+		}
+	}
+	return out
+}
+
 func TestPackRoundTrip(t *testing.T) {
 	for _, p := range ParameterSets() {
+		for _, n := range []int{8, 16, 24, nbar * nbar} {
+			v := randomUint16s(n)
+			packed := make([]byte, p.packedSize(n))
+			p.pack(packed, v)
+			if !bytes.Equal(packed, packBits(p, v)) {
+				t.Fatalf("%s: pack of %d entries differs from the bitwise definition", p.Name(), n)
+			}
+			got := make([]uint16, n)
+			p.unpack(got, packed)
+			for i := range v {
+				if got[i] != v[i]&p.q1() {
+					t.Fatalf("%s: %d entries: entry %d: %#x, want %#x", p.Name(), n, i, got[i], v[i]&p.q1())
+				}
+			}
+		}
 		n := p.n * nbar
 		v := randomUint16s(n)
 		packed := make([]byte, p.packedSize(n))
@@ -67,6 +95,9 @@ func TestPackRoundTrip(t *testing.T) {
 		p.pack(again, got)
 		if !bytes.Equal(again, packed) {
 			t.Fatalf("%s: pack(unpack(x)) != x", p.Name())
+		}
+		if !bytes.Equal(packed, packBits(p, v)) {
+			t.Fatalf("%s: pack differs from the bitwise definition", p.Name())
 		}
 	}
 }
