@@ -175,10 +175,15 @@ func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
 func (p *ParameterSet) transpose(b []uint16) []uint16 {
 	n := p.n
 	bt := make([]uint16, nbar*n)
-	for i := range n {
-		for l := range nbar {
-			bt[l*n+i] = b[i*nbar+l]
-		}
+	b = b[:n*nbar]
+	// The n̄ = 8 rows of B^T, as slices of length n, so that the loop
+	// needs no bounds checks.
+	t0, t1, t2, t3 := bt[0*n:1*n], bt[1*n:2*n], bt[2*n:3*n], bt[3*n:4*n]
+	t4, t5, t6, t7 := bt[4*n:5*n], bt[5*n:6*n], bt[6*n:7*n], bt[7*n:8*n]
+	for i := range t0 {
+		r := b[i*nbar : i*nbar+nbar]
+		t0[i], t1[i], t2[i], t3[i] = r[0], r[1], r[2], r[3]
+		t4[i], t5[i], t6[i], t7[i] = r[4], r[5], r[6], r[7]
 	}
 	return bt
 }
