@@ -38,9 +38,11 @@ full handshake:
       PQNoise pqNK over that scheme (package noise, Noise_pqNK_KEM_AESGCM_SHA256:
       the server's static key, which the client knows, as it knows a pinned
       certificate), served with net/http over noise.NewListener and fetched
-      through a Transport whose DialContext is noise.Dialer's. A scheme that
-      is only safe for ephemeral keys runs pqNN instead, which authenticates
-      neither side.
+      through a Transport whose DialContext is noise.Dialer's. The server's
+      static key and the client's copy of it are precomputed at the first
+      handshake, as package noise does for every Config (a FrodoKEM key
+      keeps its matrix A). A scheme that is only safe for ephemeral keys
+      runs pqNN instead, which authenticates neither side.
 
 Without -alg the contenders are both TLS ones and pqNK with
 DHKEM-X25519-HKDF-SHA256 (the classical baseline), ML-KEM-512, ML-KEM-768,
@@ -64,7 +66,8 @@ request, whole page) over all the requests of the rounds, loaded and
 unloaded.
 
 Apart from the timed runs, -handshakes handshakes of each contender run one
-after another in memory (net.Pipe), both sides in this process, for the
+after another in memory (net.Pipe), after one that is not counted (it
+precomputes the static keys), both sides in this process, for the
 bytes of one handshake each way on the wire (framing and record headers
 included, TCP's not) and the heap that both sides allocate per handshake
 (runtime.MemStats). With -bulk MIB, the bulk transfer sends MIB MiB over
