@@ -2,7 +2,6 @@ package frodo
 
 import (
 	"crypto/sha3"
-	"encoding/binary"
 	"sync"
 )
 
@@ -70,10 +69,7 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	z := seed[p.lenSec+p.lenSE:]
 	n := p.n
 
-	sk := make([]byte, p.DecapsulationKeyExpandedSize())
-	pkSize := p.EncapsulationKeySize()
-	copy(sk, s)
-	pk := sk[p.lenSec : p.lenSec+pkSize]
+	pk := make([]byte, p.EncapsulationKeySize())
 
 	// seedA = SHAKE(z)
 	h := p.newHash()
@@ -101,20 +97,15 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	}
 	p.pack(pk[seedASize:], b)
 
-	// sk = s || pk || S^T || pkh
-	stBytes := sk[p.lenSec+pkSize : p.lenSec+pkSize+2*n*nbar]
-	for i, v := range st {
-		binary.LittleEndian.PutUint16(stBytes[2*i:], v)
-	}
-	pkh := sk[len(sk)-p.lenSec:]
+	// pkh = SHAKE(pk); sk = s || pk || S^T || pkh is made from its parts
+	// when asked for (DecapsulationKey.ExpandedBytes).
 	h.Reset()
 	h.Write(pk)
-	h.Read(pkh)
+	h.Read(dk.ek.pkh[:p.lenSec])
 
-	dk.sk = sk
+	copy(dk.s[:], s)
 	dk.st = st
 	dk.ek.p, dk.ek.pk, dk.ek.bt = p, pk, p.transpose(b)
-	copy(dk.ek.pkh[:], pkh)
 }
 
 // encrypt is the common part of encapsulation and of the re-encryption in
@@ -247,7 +238,7 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	// mask is 0xff if the ciphertexts differ, 0 if they are equal.
 	mask := byte((uint32(d) - 1) >> 8 & 1) // 1 if d == 0
 	mask--                                 // 0 if equal, 0xff otherwise
-	s := dk.sk[:p.lenSec]
+	s := dk.s[:p.lenSec]
 	for i := range p.lenSec {
 		kp[i] ^= mask & (kp[i] ^ s[i])
 	}

@@ -96,8 +96,8 @@ type EncapsulationKey struct {
 // DecapsulationKey is a FrodoKEM private key.
 type DecapsulationKey struct {
 	ek EncapsulationKey
-	sk []byte   // the expanded encoding: s || pk || S^T || pkh
-	st []uint16 // S^T, n̄ x n
+	s  [maxLenSec]byte // s, the implicit-rejection secret: lenSec bytes
+	st []uint16        // S^T, n̄ x n
 	// seed is s || seedSE || z, of ParameterSet.SeedSize() bytes; a key
 	// parsed from its sk has none.
 	seed    [maxSeedSize]byte
@@ -158,14 +158,13 @@ func (p *ParameterSet) NewDecapsulationKeyExpanded(sk []byte) (*DecapsulationKey
 	if len(sk) != p.DecapsulationKeyExpandedSize() {
 		return nil, fmt.Errorf("frodo: invalid %s expanded decapsulation key length %d, want %d", p.name, len(sk), p.DecapsulationKeyExpandedSize())
 	}
-	sk = append([]byte(nil), sk...)
 	pkSize := p.EncapsulationKeySize()
 	dk := new(DecapsulationKey)
-	p.parseEncapsulationKey(&dk.ek, sk[p.lenSec:p.lenSec+pkSize])
+	p.parseEncapsulationKey(&dk.ek, bytes.Clone(sk[p.lenSec:p.lenSec+pkSize]))
 	if subtle.ConstantTimeCompare(dk.ek.pkh[:p.lenSec], sk[len(sk)-p.lenSec:]) != 1 {
 		return nil, fmt.Errorf("frodo: invalid %s decapsulation key: pkh is not the hash of pk", p.name)
 	}
-	dk.sk = sk
+	copy(dk.s[:], sk[:p.lenSec])
 	dk.st = make([]uint16, nbar*p.n)
 	stBytes := sk[p.lenSec+pkSize:]
 	for i := range dk.st {
@@ -222,7 +221,16 @@ func (dk *DecapsulationKey) Bytes() []byte {
 
 // ExpandedBytes returns the specification's sk, s || pk || S^T || pkh, in
 // the form [ParameterSet.NewDecapsulationKeyExpanded] takes. It is secret.
-func (dk *DecapsulationKey) ExpandedBytes() []byte { return bytes.Clone(dk.sk) }
+func (dk *DecapsulationKey) ExpandedBytes() []byte {
+	p := dk.ek.p
+	sk := make([]byte, 0, p.DecapsulationKeyExpandedSize())
+	sk = append(sk, dk.s[:p.lenSec]...)
+	sk = append(sk, dk.ek.pk...)
+	for _, v := range dk.st {
+		sk = binary.LittleEndian.AppendUint16(sk, v)
+	}
+	return append(sk, dk.ek.pkh[:p.lenSec]...)
+}
 
 // EncapsulationKey returns the public key that goes with dk.
 func (dk *DecapsulationKey) EncapsulationKey() *EncapsulationKey { return &dk.ek }

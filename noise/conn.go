@@ -190,6 +190,21 @@ func (c *Conn) runHandshake() error {
 	c.in.frames.r = c.conn
 	p := c.config.Protocol
 	sizes := p.MessageSizes()
+	// The buffers start with room for the largest handshake message each
+	// holds, so that they do not grow (and allocate again) during the
+	// handshake: with FrodoKEM the messages are 10 to 43 KB.
+	var largestRead, largestWrite int
+	for i, n := range sizes {
+		if (i%2 == 0) == c.isClient { // the initiator writes the even ones
+			largestWrite = max(largestWrite, n)
+		} else {
+			largestRead = max(largestRead, n)
+		}
+	}
+	c.in.frames.reserve(frameHeaderSize + largestRead)
+	if c.out.buf == nil {
+		c.out.buf = make([]byte, 0, frameHeaderSize+largestWrite)
+	}
 	for !hs.Complete() {
 		i := hs.MessageIndex()
 		if hs.WritesNext() {

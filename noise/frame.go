@@ -28,6 +28,14 @@ type frameReader struct {
 	off, end int
 }
 
+// reserve makes the buffer, if there is none yet, hold at least n bytes
+// (at most a whole frame), so that frames up to n bytes need no growing.
+func (f *frameReader) reserve(n int) {
+	if f.buf == nil {
+		f.buf = make([]byte, min(max(n, initialBufSize), maxFrameSize))
+	}
+}
+
 // next returns the next frame's message, which stays valid until the
 // following call; it may be modified in place. check is called with the
 // length from the header before the message is read, and its error is
