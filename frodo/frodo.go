@@ -179,6 +179,11 @@ func (ek *EncapsulationKey) ParameterSet() *ParameterSet { return ek.p }
 // Bytes returns the specification's pk.
 func (ek *EncapsulationKey) Bytes() []byte { return append([]byte(nil), ek.pk...) }
 
+// AppendBinary appends the specification's pk to b, as Bytes returns it
+// but without a copy of its own, for a protocol that writes the key into a
+// larger message ([encoding.BinaryAppender]). The error is always nil.
+func (ek *EncapsulationKey) AppendBinary(b []byte) ([]byte, error) { return append(b, ek.pk...), nil }
+
 // Precompute generates the key's matrix A and keeps it, so that later
 // encapsulations to ek, and decapsulations with the [DecapsulationKey] ek
 // belongs to, read A instead of generating it again. It is for a key that

@@ -111,6 +111,10 @@ type frodoEncapsulationKey struct {
 func (k *frodoEncapsulationKey) Scheme() Scheme { return k.s }
 func (k *frodoEncapsulationKey) Bytes() []byte  { return k.ek.Bytes() }
 
+// AppendBinary appends the key's encoding to b ([encoding.BinaryAppender]):
+// a FrodoKEM key is 9.6 to 21.5 KB, which Bytes would copy first.
+func (k *frodoEncapsulationKey) AppendBinary(b []byte) ([]byte, error) { return k.ek.AppendBinary(b) }
+
 // Precompute keeps the key's matrix A ([Precomputer]).
 func (k *frodoEncapsulationKey) Precompute() { k.ek.Precompute() }
 

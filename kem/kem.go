@@ -81,7 +81,10 @@ type Scheme interface {
 	NewEncapsulationKey(b []byte) (EncapsulationKey, error)
 }
 
-// EncapsulationKey is a public key of some [Scheme].
+// EncapsulationKey is a public key of some [Scheme]. Keys of the schemes
+// whose keys are large (FrodoKEM's) also implement
+// [encoding.BinaryAppender], which appends what Bytes returns to a buffer
+// without a copy of its own.
 type EncapsulationKey interface {
 	crypto.Encapsulator
 	// Scheme is the scheme the key belongs to.

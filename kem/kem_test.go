@@ -3,6 +3,7 @@ package kem_test
 import (
 	"bytes"
 	"crypto"
+	"encoding"
 	"crypto/rand"
 	"slices"
 	"strconv"
@@ -488,6 +489,35 @@ func TestPrecompute(t *testing.T) {
 			K3, c3, err := kemtest.Encapsulate(ek, m)
 			if err != nil || !bytes.Equal(K3, K2) || !bytes.Equal(c3, c2) {
 				t.Fatal("a precomputed parsed key encapsulates differently")
+			}
+		})
+	}
+}
+
+// A key that implements encoding.BinaryAppender appends what Bytes
+// returns; FrodoKEM's keys do.
+func TestAppendBinary(t *testing.T) {
+	for _, s := range kem.All() {
+		if kem.SingleUse(s) {
+			continue
+		}
+		t.Run(s.Name(), func(t *testing.T) {
+			dk := must(t)(s.NewDecapsulationKey(bytes.Repeat([]byte{0x42}, s.DecapsulationKeySize())))
+			ek := dk.EncapsulationKey()
+			a, ok := ek.(encoding.BinaryAppender)
+			if strings.Contains(s.Name(), "FrodoKEM") && !ok {
+				t.Fatal("a FrodoKEM key is not an encoding.BinaryAppender")
+			}
+			if !ok {
+				t.Skip("not an encoding.BinaryAppender")
+			}
+			prefix := []byte("prefix")
+			got, err := a.AppendBinary(slices.Clip(prefix))
+			if err != nil || !bytes.Equal(got, append(slices.Clone(prefix), ek.Bytes()...)) {
+				t.Fatalf("AppendBinary: %v", err)
+			}
+			if string(prefix) != "prefix" {
+				t.Fatal("AppendBinary changed its argument")
 			}
 		})
 	}

@@ -108,10 +108,10 @@ func NewHandshakeState(cfg *HandshakeConfig) (*HandshakeState, error) {
 	// Pre-messages: the initiator's static key, then the responder's.
 	sp := p.Pattern.spec()
 	if sp.preInit {
-		hs.ss.mixHash(hs.staticOf(true).Bytes())
+		hs.ss.mixHashKey(hs.staticOf(true))
 	}
 	if sp.preResp {
-		hs.ss.mixHash(hs.staticOf(false).Bytes())
+		hs.ss.mixHashKey(hs.staticOf(false))
 	}
 	return hs, nil
 }
@@ -243,11 +243,11 @@ func (hs *HandshakeState) writeTokens(out []byte) ([]byte, error) {
 			if hs.e, err = hs.generateKey(k); err != nil {
 				return out, err
 			}
-			pk := hs.e.EncapsulationKey().Bytes()
-			out = append(out, pk...)
-			hs.ss.mixHash(pk)
+			start := len(out)
+			out = appendKey(out, hs.e.EncapsulationKey())
+			hs.ss.mixHash(out[start:])
 		case tokenS:
-			out, err = hs.ss.encryptAndHash(out, hs.s.EncapsulationKey().Bytes())
+			out, err = hs.ss.encryptAndHashKey(out, hs.s.EncapsulationKey())
 		case tokenEKEM, tokenSKEM:
 			to := hs.re
 			if t == tokenSKEM {

@@ -2,8 +2,12 @@ package noise
 
 import (
 	"crypto/hkdf"
+	"encoding"
 	"fmt"
 	"hash"
+	"sync"
+
+	"github.com/pqkem/pqkem/kem"
 )
 
 const maxHashSize = 64
@@ -95,6 +99,46 @@ func (ss *symmetricState) encryptAndHash(out, plaintext []byte) ([]byte, error) 
 	}
 	ss.mixHash(out[start:])
 	return out, nil
+}
+
+// encryptAndHashKey is encryptAndHash of ek's encoding, which it appends
+// to out and encrypts there.
+func (ss *symmetricState) encryptAndHashKey(out []byte, ek kem.EncapsulationKey) ([]byte, error) {
+	start := len(out)
+	out = appendKey(out, ek)
+	if ss.cs.hasKey() {
+		var err error
+		// In place: the ciphertext starts where the plaintext does.
+		if out, err = ss.cs.encryptWithAd(out[:start], ss.h[:ss.hlen], out[start:]); err != nil {
+			return out, err
+		}
+	}
+	ss.mixHash(out[start:])
+	return out, nil
+}
+
+// mixHashKey is MixHash of ek's encoding.
+func (ss *symmetricState) mixHashKey(ek kem.EncapsulationKey) {
+	buf := keyScratch.Get().(*[]byte)
+	*buf = appendKey((*buf)[:0], ek)
+	ss.mixHash(*buf)
+	keyScratch.Put(buf)
+}
+
+// keyScratch holds buffers for mixHashKey: public keys, which need no
+// clearing.
+var keyScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// appendKey appends ek's encoding to b: where the key can append it
+// itself ([encoding.BinaryAppender], as FrodoKEM's keys, of 9.6 to 21.5
+// KB), without the copy that Bytes makes.
+func appendKey(b []byte, ek kem.EncapsulationKey) []byte {
+	if a, ok := ek.(encoding.BinaryAppender); ok {
+		if out, err := a.AppendBinary(b); err == nil {
+			return out
+		}
+	}
+	return append(b, ek.Bytes()...)
 }
 
 // decryptAndHash is DecryptAndHash(ciphertext), appending the plaintext to
