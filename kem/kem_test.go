@@ -3,8 +3,8 @@ package kem_test
 import (
 	"bytes"
 	"crypto"
-	"encoding"
 	"crypto/rand"
+	"encoding"
 	"slices"
 	"strconv"
 	"strings"
