@@ -53,3 +53,32 @@ func benchmarkConnWrite(b *testing.B, p noise.Protocol) {
 		}
 	}
 }
+
+// BenchmarkConnHandshake runs pqNK handshakes of two Conns over net.Pipe,
+// as a server and its clients do (AESGCM, SHA256, one Config for every
+// connection, so the static keys are precomputed), with the heap both
+// sides allocate.
+func BenchmarkConnHandshake(b *testing.B) {
+	for _, name := range []string{"ML-KEM-768", "FrodoKEM-640-AES"} {
+		p := protocol(b, noise.PQNK, name)
+		p.Cipher, p.Hash = noise.AESGCM, noise.SHA256
+		ccfg, scfg := connConfigs(b, p)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				a, c := net.Pipe()
+				srv := noise.Server(c, scfg)
+				done := make(chan error, 1)
+				go func() { done <- srv.Handshake() }()
+				if err := noise.Client(a, ccfg).Handshake(); err != nil {
+					b.Fatal(err)
+				}
+				if err := <-done; err != nil {
+					b.Fatal(err)
+				}
+				a.Close()
+				c.Close()
+			}
+		})
+	}
+}
