@@ -13,45 +13,45 @@ func BenchmarkFrodo(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ek := dk.EncapsulationKey()
-		_, ct := ek.Encapsulate()
+		_, ct := dk.EncapsulationKey().Encapsulate()
 		b.Run(p.Name()+"/KeyGen", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				p.GenerateKey()
 			}
 		})
-		b.Run(p.Name()+"/Encaps", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				ek.Encapsulate()
-			}
-		})
-		b.Run(p.Name()+"/Decaps", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				dk.Decapsulate(ct)
-			}
-		})
-		// The same key precomputed (A kept whole), after the operations
-		// above, which do not keep it.
+		// Each operation with the key as made (A generated row by row at
+		// every operation) and with a copy that keeps A
+		// (Precompute), one after the other: benchstat -col /key sets
+		// them side by side.
 		pre, err := p.NewDecapsulationKey(dk.Bytes())
 		if err != nil {
 			b.Fatal(err)
 		}
 		pre.Precompute()
-		b.Run(p.Name()+"/EncapsPrecomputed", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				pre.EncapsulationKey().Encapsulate()
-			}
-		})
-		b.Run(p.Name()+"/DecapsPrecomputed", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				pre.Decapsulate(ct)
-			}
-		})
+		for _, k := range []struct {
+			name string
+			dk   *frodo.DecapsulationKey
+		}{{"plain", dk}, {"precomputed", pre}} {
+			b.Run(p.Name()+"/Encaps/key="+k.name, func(b *testing.B) {
+				b.ReportAllocs()
+				ek := k.dk.EncapsulationKey()
+				for b.Loop() {
+					ek.Encapsulate()
+				}
+			})
+		}
+		for _, k := range []struct {
+			name string
+			dk   *frodo.DecapsulationKey
+		}{{"plain", dk}, {"precomputed", pre}} {
+			b.Run(p.Name()+"/Decaps/key="+k.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					k.dk.Decapsulate(ct)
+				}
+			})
+		}
 	}
 }
 
