@@ -20,8 +20,8 @@
 // hash states (see the allocation tests). A key that serves many
 // operations, such as a server's long-term key, can keep A whole instead:
 // [EncapsulationKey.Precompute] spends n² 16-bit words (800 KiB to 3.4
-// MiB) to make each later operation about a quarter faster with AES, and
-// four to six times faster with SHAKE.
+// MiB) to make each later operation up to a quarter faster with AES, and about
+// five times faster with SHAKE.
 //
 // Constant time: the error sampler compares each sample with the whole CDF
 // table, without branches; decapsulation re-encrypts, compares the whole
@@ -190,8 +190,8 @@ func (ek *EncapsulationKey) AppendBinary(b []byte) ([]byte, error) { return appe
 // serves many operations, such as a server's long-term key or a client's
 // pinned server key: A is n x n 16-bit words, 800 KiB for the
 // FrodoKEM-640 sets, 1.8 MiB for 976 and 3.4 MiB for 1344, kept as long
-// as the key. Each later operation is then about a quarter faster with
-// the AES sets, and four to six times faster with SHAKE, whose A costs
+// as the key. Each later operation is then up to a quarter faster with
+// the AES sets, and about five times faster with SHAKE, whose A costs
 // more to make than the rest of the operation. Precompute may be called
 // more than once, and concurrently with the key's other methods; the
 // results do not change.

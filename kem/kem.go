@@ -108,8 +108,8 @@ type DecapsulationKey interface {
 
 // Precomputer is implemented by the keys of schemes that can spend memory
 // to make a key's later operations faster: FrodoKEM's keep their matrix
-// A whole (800 KiB to 3.4 MiB a key; each operation about a quarter faster
-// with AES, four to six times with SHAKE; see
+// A whole (800 KiB to 3.4 MiB a key; each operation up to a quarter
+// faster with AES, about five times with SHAKE; see
 // [frodo.EncapsulationKey.Precompute]). It is for keys that serve many
 // operations, such as a server's static key: package
 // [github.com/pqkem/pqkem/noise] precomputes the static keys of its
