@@ -29,10 +29,11 @@ func BenchmarkFrodo(b *testing.B) {
 			b.Fatal(err)
 		}
 		pre.Precompute()
-		for _, k := range []struct {
+		keys := []struct {
 			name string
 			dk   *frodo.DecapsulationKey
-		}{{"plain", dk}, {"precomputed", pre}} {
+		}{{"plain", dk}, {"precomputed", pre}}
+		for _, k := range keys {
 			b.Run(p.Name()+"/Encaps/key="+k.name, func(b *testing.B) {
 				b.ReportAllocs()
 				ek := k.dk.EncapsulationKey()
@@ -41,10 +42,7 @@ func BenchmarkFrodo(b *testing.B) {
 				}
 			})
 		}
-		for _, k := range []struct {
-			name string
-			dk   *frodo.DecapsulationKey
-		}{{"plain", dk}, {"precomputed", pre}} {
+		for _, k := range keys {
 			b.Run(p.Name()+"/Decaps/key="+k.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {

@@ -20,8 +20,8 @@
 // hash states (see the allocation tests). A key that serves many
 // operations, such as a server's long-term key, can keep A whole instead:
 // [EncapsulationKey.Precompute] spends n² 16-bit words (800 KiB to 3.4
-// MiB) to make each later operation up to a quarter faster with AES, and about
-// five times faster with SHAKE.
+// MiB) to make each later operation up to a quarter faster with AES, and
+// about five times faster with SHAKE.
 //
 // Constant time: the error sampler compares each sample with the whole CDF
 // table, without branches; decapsulation re-encrypts, compares the whole

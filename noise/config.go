@@ -37,8 +37,8 @@ type Config struct {
 	// every handshake of the Config, the first handshake precomputes it
 	// if its scheme can ([kem.Precomputer]): a FrodoKEM key then keeps its
 	// matrix A, 800 KiB to 3.4 MiB, which makes each handshake's
-	// operations with it up to a quarter faster with the AES sets, about five
-	// times with SHAKE.
+	// operations with it up to a quarter faster with the AES sets, about
+	// five times with SHAKE.
 	StaticKey kem.DecapsulationKey
 
 	// PeerStaticKey is the peer's static public key, if this side knows

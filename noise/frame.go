@@ -69,9 +69,7 @@ func (f *frameReader) next(check func(n int) error) ([]byte, error) {
 				f.buf, f.off = buf, 0
 			}
 		}
-		if f.buf == nil {
-			f.buf = make([]byte, initialBufSize)
-		}
+		f.reserve(initialBufSize)
 		if f.off > 0 {
 			f.end = copy(f.buf, f.buf[f.off:f.end])
 			f.off = 0
