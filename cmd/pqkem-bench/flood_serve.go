@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The child process side of flood: the pqkem command it runs, serve's
+// process and log, and the echo service serve forwards to.
+
+// buildPqkem builds the pqkem command of the module that the current
+// directory is in into dir and returns its path.
+func buildPqkem(ctx context.Context, dir string) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w (give -pqkem PATH)", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("not in a module: run from pqkem's module or give -pqkem PATH")
+	}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", err
+	}
+	if !regexp.MustCompile(`(?m)^module\s+github\.com/pqkem/pqkem\s*$`).Match(data) {
+		return "", fmt.Errorf("%s is not pqkem's module: run from it or give -pqkem PATH", gomod)
+	}
+	bin := filepath.Join(dir, "pqkem")
+	cmd := exec.CommandContext(ctx, "go", "build", "-buildvcs=true", "-o", bin, "./cmd/pqkem")
+	cmd.Dir = filepath.Dir(gomod)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/pqkem: %w\n%s", err, bytes.TrimSpace(out))
+	}
+	return bin, nil
+}
+
+// runPqkem runs the pqkem command bin with args and returns its standard
+// output.
+func runPqkem(ctx context.Context, bin string, args ...string) (string, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("pqkem %s: %w: %s", args[0], err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return stdout.String(), nil
+}
+
+// A serveProc is a running pqkem serve.
+type serveProc struct {
+	cmd   *exec.Cmd
+	addr  string // where it listens
+	pid   int
+	lines atomic.Int64 // lines it has logged
+
+	mu   sync.Mutex
+	tail []string // its last lines, for an error
+
+	done    chan struct{} // closed once it has exited
+	waitErr error
+}
+
+// serveStartTimeout bounds how long serve may take to say where it
+// listens.
+const serveStartTimeout = 20 * time.Second
+
+// serveTailLines is how many of serve's last log lines an error quotes.
+const serveTailLines = 5
+
+// listeningRE finds the address in serve's start line.
+var listeningRE = regexp.MustCompile(`listening on ([^\s,;()]+)`)
+
+// startServe starts bin serve with args, which must include -listen,
+// and waits until it logs where it listens. It is killed when ctx ends
+// or stop is called.
+func startServe(ctx context.Context, bin string, args []string) (*serveProc, error) {
+	cmd := exec.CommandContext(ctx, bin, append([]string{"serve"}, args...)...)
+	cmd.SysProcAttr = childSysProcAttr()
+	cmd.WaitDelay = 2 * time.Second
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &serveProc{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{})}
+	addrc := make(chan string, 1)
+	go func() {
+		s.readLog(stderr, addrc)
+		s.waitErr = cmd.Wait() // after the last read of the pipe, as Wait wants
+		close(s.done)
+	}()
+	timer := time.NewTimer(serveStartTimeout)
+	defer timer.Stop()
+	select {
+	case addr := <-addrc:
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			s.stop()
+			return nil, fmt.Errorf("serve: no address in its start line: %s", s.lastLines())
+		}
+		s.addr = addr
+		return s, nil
+	case <-s.done:
+		return nil, fmt.Errorf("serve exited: %v: %s", s.waitErr, s.lastLines())
+	case <-timer.C:
+		s.stop()
+		return nil, fmt.Errorf("serve did not say where it listens within %v: %s", serveStartTimeout, s.lastLines())
+	case <-ctx.Done():
+		s.stop()
+		return nil, ctx.Err()
+	}
+}
+
+// readLog reads serve's log until it ends: it counts the lines, keeps the
+// last ones and sends the listening address once on addrc. Reading all
+// of it also keeps serve from blocking on a full pipe when a flood makes
+// it log a line a connection.
+func (s *serveProc) readLog(r io.Reader, addrc chan<- string) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	found := false
+	for {
+		line, err := br.ReadString('\n')
+		if line != "" {
+			s.lines.Add(1)
+			line = strings.TrimRight(line, "\r\n")
+			s.mu.Lock()
+			if len(s.tail) == serveTailLines {
+				s.tail = s.tail[1:]
+			}
+			s.tail = append(s.tail, line)
+			s.mu.Unlock()
+			if m := listeningRE.FindStringSubmatch(line); m != nil && !found {
+				found = true
+				addrc <- m[1]
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// lastLines is the last lines serve logged, on one line.
+func (s *serveProc) lastLines() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.tail) == 0 {
+		return "(no log)"
+	}
+	return strings.Join(s.tail, " / ")
+}
+
+// exited reports whether serve has exited, and why.
+func (s *serveProc) exited() error {
+	select {
+	case <-s.done:
+		return fmt.Errorf("serve exited: %v: %s", s.waitErr, s.lastLines())
+	default:
+		return nil
+	}
+}
+
+// stop kills serve and waits for it.
+func (s *serveProc) stop() {
+	s.cmd.Process.Kill()
+	<-s.done
+}
+
+// An echoServer is the service behind serve: it sends back what it reads.
+type echoServer struct {
+	ln       net.Listener
+	accepted atomic.Int64
+
+	mu     sync.Mutex
+	conns  map[net.Conn]struct{}
+	closed bool
+	wg     sync.WaitGroup
+}
+
+func startEcho() (*echoServer, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	e := &echoServer{ln: ln, conns: make(map[net.Conn]struct{})}
+	e.wg.Go(e.serve)
+	return e, nil
+}
+
+func (e *echoServer) serve() {
+	for {
+		c, err := e.ln.Accept()
+		if err != nil {
+			if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+				continue
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond) // out of files, say: try again
+			continue
+		}
+		e.accepted.Add(1)
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			c.Close()
+			return
+		}
+		e.conns[c] = struct{}{}
+		e.mu.Unlock()
+		e.wg.Go(func() {
+			io.Copy(c, c)
+			c.Close()
+			e.mu.Lock()
+			delete(e.conns, c)
+			e.mu.Unlock()
+		})
+	}
+}
+
+func (e *echoServer) addr() string { return e.ln.Addr().String() }
+
+// close stops the service and closes its connections.
+func (e *echoServer) close() {
+	e.ln.Close()
+	e.mu.Lock()
+	e.closed = true
+	for c := range e.conns {
+		c.Close()
+	}
+	e.mu.Unlock()
+	e.wg.Wait()
+}
