@@ -77,7 +77,12 @@ func (rc *realClient) once(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	conn.SetDeadline(time.Now().Add(time.Second)) // the close sends the end of stream
+	// End as pqkem connect does, so that serve sees a clean end: our end
+	// of stream, then the server's, then the close.
+	conn.SetDeadline(time.Now().Add(time.Second))
+	if hc, ok := conn.(interface{ CloseWrite() error }); ok && hc.CloseWrite() == nil {
+		io.Copy(io.Discard, conn)
+	}
 	conn.Close()
 	return d, nil
 }
@@ -198,8 +203,13 @@ func (is *idleSockets) close() {
 	is.wg.Wait()
 }
 
-// floodWait is how long a flood worker waits for the server to close.
+// floodWait is how long a flood connection waits for the server to
+// close it.
 const floodWait = time.Second
+
+// floodInFlight is how many bogus handshakes a flood worker keeps in
+// flight: enough that the server always has one to work on.
+const floodInFlight = 64
 
 // A flood is workers sending random first handshake messages.
 type flood struct {
@@ -210,8 +220,9 @@ type flood struct {
 }
 
 // startFlood starts workers goroutines that each connect to addr from
-// sources, send a first message of size bytes (and its length) of random
-// bytes, wait for the server to close, and start again, until stop.
+// sources and send a first message of size bytes (and its length) of
+// random bytes, over and over, with up to floodInFlight connections open
+// at once, each waiting for the server to close it; until stop.
 func startFlood(ctx context.Context, addr string, workers, size int, sources []net.Addr) *flood {
 	ctx, cancel := context.WithCancel(ctx)
 	f := &flood{cancel: cancel}
@@ -222,26 +233,40 @@ func startFlood(ctx context.Context, addr string, workers, size int, sources []n
 			rng := rand.NewChaCha8(seed)
 			msg := make([]byte, 2+size)
 			binary.BigEndian.PutUint16(msg, uint16(size))
-			for k := w; ctx.Err() == nil; k += workers {
+			slots := make(chan struct{}, floodInFlight)
+			for k := w; ; k += workers {
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+				}
+				if ctx.Err() != nil {
+					return
+				}
 				d := net.Dialer{Timeout: time.Second, LocalAddr: sources[k%len(sources)]}
 				c, err := d.DialContext(ctx, "tcp", addr)
 				if err != nil {
+					<-slots
 					f.dialErrs.Add(1)
-					select { // out of ports or files, say: do not spin
-					case <-time.After(10 * time.Millisecond):
-					case <-ctx.Done():
-					}
+					sleepCtx(ctx, 10*time.Millisecond) // out of ports or files, say: do not spin
 					continue
 				}
-				stop := context.AfterFunc(ctx, func() { c.Close() })
 				rng.Read(msg[2:])
 				c.SetDeadline(time.Now().Add(floodWait))
-				if _, err := c.Write(msg); err == nil {
-					f.sent.Add(1)
-					io.Copy(io.Discard, c)
+				if _, err := c.Write(msg); err != nil {
+					c.Close()
+					<-slots
+					continue
 				}
-				stop()
-				c.Close()
+				f.sent.Add(1)
+				// The server closes first, so that the TIME_WAIT is its,
+				// and our ports are free again at once.
+				f.wg.Go(func() {
+					stop := context.AfterFunc(ctx, func() { c.Close() })
+					io.Copy(io.Discard, c)
+					stop()
+					c.Close()
+					<-slots
+				})
 			}
 		})
 	}

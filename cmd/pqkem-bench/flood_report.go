@@ -27,7 +27,7 @@ func floodIntro(res *floodResults) []string {
 
 // floodPhaseTable is the table of the three phases.
 func floodPhaseTable(res *floodResults) (header []string, rows [][]string) {
-	header = []string{"phase", "load", "connections", "failed", "median ms", "p99 ms", "p99 / unloaded", "serve CPU s (cores)", "serve log lines", "backend connections"}
+	header = []string{"phase", "load", "connections", "failed", "median ms", "p99 ms", "p99 / unloaded", "serve CPU s (cores)", "bench CPU s", "serve log lines", "backend connections"}
 	for _, p := range res.Phases {
 		conns := fmt.Sprintf("%d of %d", p.Run-p.Failed, p.Planned)
 		if p.CutShort {
@@ -45,8 +45,12 @@ func floodPhaseTable(res *floodResults) (header []string, rows [][]string) {
 		if p.ServeCPUSeconds != nil {
 			cpu = fmt.Sprintf("%.2f (%.2f)", *p.ServeCPUSeconds, *p.ServeCPUSeconds/p.Seconds)
 		}
+		benchCPU := "n/a"
+		if p.BenchCPUSeconds > 0 {
+			benchCPU = fmt.Sprintf("%.2f", p.BenchCPUSeconds)
+		}
 		rows = append(rows, []string{p.Name, phaseLoad(res, p), conns, failed, med, p99, ratioCell(p.P99Ratio),
-			cpu, fmt.Sprint(p.ServeLogLines), fmt.Sprint(p.BackendConns)})
+			cpu, benchCPU, fmt.Sprint(p.ServeLogLines), fmt.Sprint(p.BackendConns)})
 	}
 	return header, rows
 }
@@ -147,7 +151,7 @@ func floodVerdict(res *floodResults) []string {
 	return append(lines, res.Notes...)
 }
 
-const floodPhaseTitle = "The real client in each phase: connections that got through, failures by cause, latency (connect, handshake, 1-byte echo) of those that got through, and what the phase cost serve (CPU time, in cores: CPU time over the phase's time)."
+const floodPhaseTitle = "The real client in each phase: connections that got through, failures by cause, latency (connect, handshake, 1-byte echo) of those that got through, what the phase cost serve (CPU time, and in cores: CPU time over the phase's time) and this process (client, attack and echo service), the lines serve logged and the connections it made to the echo service."
 
 const floodMemoryTitle = "Serve's resident memory (VmRSS): with the idle sockets of the second phase, and in a fresh serve with forwarded connections held open."
 

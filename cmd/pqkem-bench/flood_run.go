@@ -55,7 +55,11 @@ type floodPhase struct {
 	// where the system says (Linux).
 	ServeCPUSeconds *float64 `json:"serve_cpu_s,omitempty"`
 	ServeLogLines   int64    `json:"serve_log_lines"`
-	BackendConns    int64    `json:"backend_conns"` // connections serve made to the echo service
+	// BenchCPUSeconds is this process's CPU time over the phase (the real
+	// client, the attack, the echo service), or 0 where the system does
+	// not say.
+	BenchCPUSeconds float64 `json:"bench_cpu_s"`
+	BackendConns    int64   `json:"backend_conns"` // connections serve made to the echo service
 }
 
 // idleLoad is the load of the idle-socket phase.
@@ -310,6 +314,7 @@ func (r *floodRun) phase(ctx context.Context, name string, rc *realClient, sp *s
 	pctx, cancel := context.WithTimeout(ctx, r.budget)
 	defer cancel()
 	cpu0, cpuOK := procCPU(sp.pid)
+	self0 := processCPU()
 	logs0, back0 := sp.lines.Load(), r.echo.accepted.Load()
 	start := time.Now()
 	for i := range r.c.n {
@@ -343,6 +348,7 @@ func (r *floodRun) phase(ctx context.Context, name string, rc *realClient, sp *s
 		s := (cpu1 - cpu0).Seconds()
 		p.ServeCPUSeconds = &s
 	}
+	p.BenchCPUSeconds = (processCPU() - self0).Seconds()
 	p.ServeLogLines = sp.lines.Load() - logs0
 	p.BackendConns = r.echo.accepted.Load() - back0
 	p.Latency.finish()

@@ -84,6 +84,10 @@ const serveTailLines = 5
 // listeningRE finds the address in serve's start line.
 var listeningRE = regexp.MustCompile(`listening on ([^\s,;()]+)`)
 
+// serveStarted is called with the process id of each serve started; the
+// tests replace it to check that none is left running.
+var serveStarted = func(pid int) {}
+
 // startServe starts bin serve with args, which must include -listen,
 // and waits until it logs where it listens. It is killed when ctx ends
 // or stop is called.
@@ -99,6 +103,7 @@ func startServe(ctx context.Context, bin string, args []string) (*serveProc, err
 		return nil, err
 	}
 	s := &serveProc{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{})}
+	serveStarted(s.pid)
 	addrc := make(chan string, 1)
 	go func() {
 		s.readLog(stderr, addrc)
