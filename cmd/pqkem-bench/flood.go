@@ -49,9 +49,10 @@ three phases the client makes -n connections, one after another:
                  many were open at the start and at the end.
   flood          -flood-workers goroutines each connect, send a first
                  handshake message of the right size (the 2-byte length,
-                 then random bytes) and wait up to a second for the
-                 server to close, over and over, so that each keeps one
-                 bogus handshake in flight.
+                 then random bytes) and leave the connection for the
+                 server to close (or close it after a second), over and
+                 over, each keeping up to 64 such connections open: the
+                 server always has a bogus handshake to work on.
 
 A failed connection of the real client (a timeout after -client-timeout,
 a reset, a close) is a result, counted by cause, not an error. Each phase
@@ -70,10 +71,13 @@ so.
 For each phase the tables give the connections made and failed, the
 median and 99th percentile of the latency, the 99th percentile as a
 ratio to the unloaded one (issue 24's target: within 3x), the CPU time
-serve used (user and system, from /proc/PID/stat), the lines it logged,
-and the connections it made to the echo service. Memory is serve's
-resident set (VmRSS in /proc/PID/status): before and after opening the
-idle sockets, for the bytes per idle socket; and, with a fresh serve
+serve used (user and system, from /proc/PID/stat) and this process
+used (client, attack and echo service), the lines serve logged, and the
+connections it made to the echo service. Memory is serve's resident set
+(VmRSS in /proc/PID/status): before and after opening the idle sockets,
+for the bytes per idle socket (sockets that wait in the listening queue,
+not yet accepted, cost the kernel's memory, not serve's); and, with a
+fresh serve
 (-max set to -forwarded plus 64, so that all fit), before and after
 opening -forwarded connections that complete the handshake and echo a
 byte, then stay open, for the bytes per forwarded connection. The CPU

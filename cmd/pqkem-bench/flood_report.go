@@ -15,8 +15,11 @@ const floodTargetRatio = 3
 // floodIntro says what was measured, before the tables.
 func floodIntro(res *floodResults) []string {
 	src := "the attack came from the real client's address, 127.0.0.1"
-	if res.Sources > 0 {
-		src = fmt.Sprintf("the attack came from %d other loopback address(es), from 127.0.0.2", res.Sources)
+	switch {
+	case res.Sources == 1:
+		src = "the attack came from 127.0.0.2"
+	case res.Sources > 1:
+		src = fmt.Sprintf("the attack came from %d loopback addresses, 127.0.0.2 onwards", res.Sources)
 	}
 	return []string{
 		fmt.Sprintf("Measured: %s, run as `pqkem serve %s`; %s.", res.Pqkem, res.ServeArgs, res.Protocol),
@@ -65,7 +68,11 @@ func phaseLoad(res *floodResults, p *floodPhase) string {
 		}
 		return s
 	case phaseFlood:
-		s := fmt.Sprintf("%d workers: %d bogus first messages of %d B, %.0f a second", res.Flood.Workers, res.Flood.Sent, res.Flood.MessageSize, res.Flood.PerSec)
+		workers := "workers"
+		if res.Flood.Workers == 1 {
+			workers = "worker"
+		}
+		s := fmt.Sprintf("%d %s: %d bogus first messages of %d B, %.0f a second", res.Flood.Workers, workers, res.Flood.Sent, res.Flood.MessageSize, res.Flood.PerSec)
 		if res.Flood.DialErrors > 0 {
 			s += fmt.Sprintf(", %d failed connects", res.Flood.DialErrors)
 		}

@@ -6,11 +6,13 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/keyfile"
 	"github.com/pqkem/pqkem/noise"
 )
@@ -140,7 +142,11 @@ func (c *floodCmd) bench(ctx context.Context, progress io.Writer) (*floodResults
 	}
 	defer os.RemoveAll(dir)
 	bin := c.pqkem
-	if bin == "" {
+	if bin != "" {
+		if bin, err = exec.LookPath(bin); err != nil {
+			return nil, cli.Usagef("-pqkem: %v", err)
+		}
+	} else {
 		r.say("building pqkem...")
 		if bin, err = buildPqkem(ctx, dir); err != nil {
 			return nil, err

@@ -55,7 +55,10 @@ func runPqkem(ctx context.Context, bin string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("pqkem %s: %w: %s", args[0], err, bytes.TrimSpace(stderr.Bytes()))
+		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
+			return "", fmt.Errorf("pqkem %s: %w: %s", args[0], err, msg)
+		}
+		return "", fmt.Errorf("pqkem %s: %w", args[0], err)
 	}
 	return stdout.String(), nil
 }
@@ -81,44 +84,60 @@ const serveStartTimeout = 20 * time.Second
 // serveTailLines is how many of serve's last log lines an error quotes.
 const serveTailLines = 5
 
-// listeningRE finds the address in serve's start line.
-var listeningRE = regexp.MustCompile(`listening on ([^\s,;()]+)`)
+// listeningAddr returns the address in serve's start line, "listening
+// on ADDR, ...": the first word after "listening on" that is a host and
+// a port, or "".
+func listeningAddr(line string) string {
+	_, rest, ok := strings.Cut(line, "listening on ")
+	if !ok {
+		return ""
+	}
+	for _, w := range strings.Fields(rest) {
+		w = strings.Trim(w, ",;()[]<>\"'`")
+		if _, port, err := net.SplitHostPort(w); err == nil && port != "" && strings.Trim(port, "0123456789") == "" {
+			return w
+		}
+	}
+	return ""
+}
 
 // serveStarted is called with the process id of each serve started; the
 // tests replace it to check that none is left running.
 var serveStarted = func(pid int) {}
 
 // startServe starts bin serve with args, which must include -listen,
-// and waits until it logs where it listens. It is killed when ctx ends
+// and waits until it logs where it listens ("listening on ADDR"). It is killed when ctx ends
 // or stop is called.
 func startServe(ctx context.Context, bin string, args []string) (*serveProc, error) {
 	cmd := exec.CommandContext(ctx, bin, append([]string{"serve"}, args...)...)
 	cmd.SysProcAttr = childSysProcAttr()
 	cmd.WaitDelay = 2 * time.Second
-	stderr, err := cmd.StderrPipe()
+	// Its standard output and error both go to the log we read, wherever
+	// a version of serve writes its start line.
+	logR, logW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout, cmd.Stderr = logW, logW
+	err = cmd.Start()
+	logW.Close()
+	if err != nil {
+		logR.Close()
 		return nil, err
 	}
 	s := &serveProc{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{})}
 	serveStarted(s.pid)
 	addrc := make(chan string, 1)
 	go func() {
-		s.readLog(stderr, addrc)
-		s.waitErr = cmd.Wait() // after the last read of the pipe, as Wait wants
+		s.readLog(logR, addrc) // until serve exits and the pipe ends
+		logR.Close()
+		s.waitErr = cmd.Wait()
 		close(s.done)
 	}()
 	timer := time.NewTimer(serveStartTimeout)
 	defer timer.Stop()
 	select {
-	case addr := <-addrc:
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			s.stop()
-			return nil, fmt.Errorf("serve: no address in its start line: %s", s.lastLines())
-		}
-		s.addr = addr
+	case s.addr = <-addrc:
 		return s, nil
 	case <-s.done:
 		return nil, fmt.Errorf("serve exited: %v: %s", s.waitErr, s.lastLines())
@@ -149,9 +168,9 @@ func (s *serveProc) readLog(r io.Reader, addrc chan<- string) {
 			}
 			s.tail = append(s.tail, line)
 			s.mu.Unlock()
-			if m := listeningRE.FindStringSubmatch(line); m != nil && !found {
+			if addr := listeningAddr(line); addr != "" && !found {
 				found = true
-				addrc <- m[1]
+				addrc <- addr
 			}
 		}
 		if err != nil {

@@ -118,7 +118,7 @@ func TestFlood(t *testing.T) {
 	}
 	checkReport(t, string(data), "pqkem-bench flood -flood-workers 1 -forwarded 5 -idle-sockets 50 -json -md "+file+" -n 5",
 		"| phase | load | connections | failed | median ms | p99 ms | p99 / unloaded | serve CPU s (cores) | bench CPU s | serve log lines | backend connections |",
-		"| unloaded | none | 5 of 5 | 0 | ", "| idle sockets | 50 idle sockets: ", "| random-bytes flood | 1 workers: ",
+		"| unloaded | none | 5 of 5 | 0 | ", "| idle sockets | 50 idle sockets: ", "| random-bytes flood | 1 worker: ",
 		"| what serve holds | how many | RSS before MiB | RSS with them MiB | KiB each |", "| idle sockets | ", "| forwarded connections (a fresh serve) | ",
 		"Target (issue 24): loaded p99 within 3x of unloaded", "Noise_pqNK_MLKEM768_AESGCM_SHA256")
 	if !strings.Contains(stderr, "pqkem-bench flood: done.") {
