@@ -62,7 +62,7 @@ func floodPhaseTable(res *floodResults) (header []string, rows [][]string) {
 func phaseLoad(res *floodResults, p *floodPhase) string {
 	switch p.Name {
 	case phaseIdle:
-		s := fmt.Sprintf("%d idle sockets: %d connected, %d open at the start, %d at the end", res.Idle.Asked, res.Idle.Opened, res.Idle.OpenAtStart, res.Idle.OpenAtEnd)
+		s := fmt.Sprintf("%d idle sockets: %d connected in %.1f s, %d open at the start, %d at the end", res.Idle.Asked, res.Idle.Opened, res.Idle.OpenMs/1000, res.Idle.OpenAtStart, res.Idle.OpenAtEnd)
 		if res.Idle.Failed > 0 {
 			s += fmt.Sprintf(", %d did not connect", res.Idle.Failed)
 		}
@@ -141,10 +141,14 @@ func floodVerdict(res *floodResults) []string {
 	}
 	lines = append(lines, fmt.Sprintf("Target (issue 24): loaded p99 within %dx of unloaded, every connection through. %s.", floodTargetRatio, strings.Join(parts, "; ")))
 	if rec := res.Recovery; rec != nil {
+		attempts := fmt.Sprintf("%d attempts", rec.Attempts)
+		if rec.Attempts == 1 {
+			attempts = "at the first attempt"
+		}
 		if rec.Recovered {
-			lines = append(lines, fmt.Sprintf("Once the idle sockets were closed, the real client got through after %.0f ms (%d attempts).", rec.Ms, rec.Attempts))
+			lines = append(lines, fmt.Sprintf("Once the idle sockets were closed, the real client got through after %.0f ms (%s).", rec.Ms, attempts))
 		} else {
-			lines = append(lines, fmt.Sprintf("Once the idle sockets were closed, the real client did not get through within %.0f ms (%d attempts).", rec.Ms, rec.Attempts))
+			lines = append(lines, fmt.Sprintf("Once the idle sockets were closed, the real client did not get through within %.0f ms (%s).", rec.Ms, attempts))
 		}
 	}
 	for _, p := range res.Phases {

@@ -66,12 +66,13 @@ type floodPhase struct {
 
 // idleLoad is the load of the idle-socket phase.
 type idleLoad struct {
-	Asked       int    `json:"asked"`  // -idle-sockets, or what the limit on files allowed
-	Opened      int    `json:"opened"` // connected
-	Failed      int    `json:"failed"` // did not connect within a second
-	FirstError  string `json:"first_error,omitempty"`
-	OpenAtStart int64  `json:"open_at_start"` // not yet closed by the server when the phase started
-	OpenAtEnd   int64  `json:"open_at_end"`
+	Asked       int     `json:"asked"`  // -idle-sockets, or what the limit on files allowed
+	Opened      int     `json:"opened"` // connected
+	Failed      int     `json:"failed"` // did not connect within a second
+	FirstError  string  `json:"first_error,omitempty"`
+	OpenAtStart int64   `json:"open_at_start"` // not yet closed by the server when the phase started
+	OpenAtEnd   int64   `json:"open_at_end"`
+	OpenMs      float64 `json:"open_ms"` // how long opening them took
 }
 
 // floodRecovery is how long after the idle sockets closed the real
@@ -232,19 +233,21 @@ func (c *floodCmd) bench(ctx context.Context, progress io.Writer) (*floodResults
 	// Phase 2: idle sockets, and the memory they cost.
 	rss0, memOK := settledRSS(ctx, sp.pid)
 	r.say("opening %d idle sockets...", idle)
+	openStart := time.Now()
 	is := openIdle(ctx, sp.addr, idle, sources)
+	openMs := float64(time.Since(openStart)) / float64(time.Millisecond)
 	defer is.close()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	rss1, _ := settledRSS(ctx, sp.pid)
-	res.Idle = idleLoad{Asked: idle, Opened: is.opened(), Failed: is.failed, OpenAtStart: is.open.Load()}
+	res.Idle = idleLoad{Asked: idle, Opened: is.opened(), Failed: is.failed, OpenAtStart: is.open.Load(), OpenMs: openMs}
 	if is.firstErr != nil {
 		res.Idle.FirstError = is.firstErr.Error()
 	}
 	res.Memory.Known = memOK
+	res.Memory.IdleSockets = res.Idle.OpenAtStart
 	if memOK {
-		res.Memory.IdleSockets = res.Idle.OpenAtStart
 		res.Memory.RSSBeforeIdle, res.Memory.RSSWithIdle = rss0, rss1
 		if n := res.Memory.IdleSockets; n > 0 {
 			res.Memory.BytesPerIdle = float64(rss1-rss0) / float64(n)

@@ -148,3 +148,45 @@ func TestFloodUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestFloodText prints made-up results, as a system without /proc gives
+// them, for the text output's shape.
+func TestFloodText(t *testing.T) {
+	ph := func(name string, run, failed int, lats ...float64) *floodPhase {
+		p := &floodPhase{Name: name, Planned: 4, Run: run, Failed: failed, Seconds: 1, BackendConns: int64(len(lats))}
+		p.Latency.lats = lats
+		p.Latency.finish()
+		if failed > 0 {
+			p.Failures = map[string]int{"timeout": failed}
+			p.FailureExample = "i/o timeout"
+		}
+		return p
+	}
+	res := &floodResults{
+		Pqkem: "pqkem v0.0.0", Protocol: "Noise_pqNK_MLKEM768_AESGCM_SHA256", N: 4, ClientTimeoutMs: 10000, ServeArgs: "-key KEY",
+		Phases:   []*floodPhase{ph(phaseUnloaded, 4, 0, 1, 1, 1, 2), ph(phaseIdle, 2, 2), ph(phaseFlood, 4, 1, 2, 3, 8)},
+		Idle:     idleLoad{Asked: 10, Opened: 8, Failed: 2, OpenAtStart: 8, OpenAtEnd: 3},
+		Flood:    floodLoad{Workers: 2, MessageSize: 2288, Sent: 100, PerSec: 50},
+		Recovery: &floodRecovery{Recovered: true, Ms: 12, Attempts: 1},
+		Notes:    []string{"A note."},
+	}
+	res.Phases[1].CutShort = true
+	res.Phases[2].P99Ratio = 4
+	var b strings.Builder
+	printFlood(&b, res)
+	out := b.String()
+	for _, want := range []string{
+		"from 127.0.0.1) makes 4 connections a phase", "the attack came from the real client's address",
+		"unloaded            none", "0 of 4 (cut at the deadline after 2)", "2 (timeout 2)",
+		"10 idle sockets: 8 connected", "2 did not connect", "2 workers: 100 bogus first messages of 2288 B, 50 a second",
+		"n/a", "idle sockets: no connection got through: not met", "random-bytes flood 4.00x: not met, and 1 of 4 connections failed",
+		"at the first attempt", "First failure, idle sockets: i/o timeout", "A note.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "forwarded connections (a fresh serve)") {
+		t.Errorf("a forwarded row without forwarded connections:\n%s", out)
+	}
+}
