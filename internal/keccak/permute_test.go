@@ -75,6 +75,17 @@ func comparePermute(t *testing.T, f func(*[25][4]uint64)) {
 	}
 }
 
+// TestPermute compares the assembly permutation of each level with the Go
+// twin on edge-case and random states.
+func TestPermute(t *testing.T) {
+	for _, l := range []level{levelAVX2, levelAVX512} {
+		t.Run(l.String(), func(t *testing.T) {
+			useLevel(t, l)
+			comparePermute(t, keccakF1600x4)
+		})
+	}
+}
+
 // stateFromBytes fills a four-way state from b, repeated as needed.
 func stateFromBytes(b []byte) (a [25][4]uint64) {
 	if len(b) == 0 {

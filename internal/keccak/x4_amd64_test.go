@@ -37,22 +37,3 @@ func TestSqueezeAVX2(t *testing.T) {
 		}
 	}
 }
-
-// TestPermuteAsm compares each assembly permutation with the Go twin on
-// edge-case and random states.
-func TestPermuteAsm(t *testing.T) {
-	for _, c := range []struct {
-		l level
-		f func(*[25][4]uint64)
-	}{
-		{levelAVX2, keccakF1600x4AVX2},
-		{levelAVX512, keccakF1600x4AVX512},
-	} {
-		t.Run(c.l.String(), func(t *testing.T) {
-			if c.l > maxLevel {
-				t.Skip(missing(c.l))
-			}
-			comparePermute(t, c.f)
-		})
-	}
-}
