@@ -69,3 +69,14 @@ func procRSS(pid int) (int64, bool) {
 func childSysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
+
+// listenBacklog is the kernel's cap on a listening socket's queue of
+// connections not yet accepted (net.core.somaxconn).
+func listenBacklog() (int, bool) {
+	data, err := os.ReadFile("/proc/sys/net/core/somaxconn")
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	return n, err == nil
+}

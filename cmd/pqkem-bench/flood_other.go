@@ -15,3 +15,5 @@ func procCPU(pid int) (time.Duration, bool) { return 0, false }
 func procRSS(pid int) (int64, bool) { return 0, false }
 
 func childSysProcAttr() *syscall.SysProcAttr { return nil }
+
+func listenBacklog() (int, bool) { return 0, false }

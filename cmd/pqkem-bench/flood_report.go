@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // floodTargetRatio is issue 24's target for the loaded 99th percentile
@@ -62,7 +63,7 @@ func floodPhaseTable(res *floodResults) (header []string, rows [][]string) {
 func phaseLoad(res *floodResults, p *floodPhase) string {
 	switch p.Name {
 	case phaseIdle:
-		s := fmt.Sprintf("%d idle sockets: %d connected in %.1f s, %d open at the start, %d at the end", res.Idle.Asked, res.Idle.Opened, res.Idle.OpenMs/1000, res.Idle.OpenAtStart, res.Idle.OpenAtEnd)
+		s := fmt.Sprintf("%d idle sockets: %d connected in %v, %d open at the start, %d at the end", res.Idle.Asked, res.Idle.Opened, msRound(res.Idle.OpenMs), res.Idle.OpenAtStart, res.Idle.OpenAtEnd)
 		if res.Idle.Failed > 0 {
 			s += fmt.Sprintf(", %d did not connect", res.Idle.Failed)
 		}
@@ -202,4 +203,9 @@ func mdFlood(rep *report, res *floodResults) {
 	for _, s := range floodVerdict(res) {
 		rep.para(s)
 	}
+}
+
+// msRound is ms milliseconds as a duration, to the millisecond.
+func msRound(ms float64) time.Duration {
+	return time.Duration(ms * float64(time.Millisecond)).Round(time.Millisecond)
 }

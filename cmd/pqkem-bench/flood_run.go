@@ -245,6 +245,13 @@ func (c *floodCmd) bench(ctx context.Context, progress io.Writer) (*floodResults
 	if is.firstErr != nil {
 		res.Idle.FirstError = is.firstErr.Error()
 	}
+	if is.failed > 0 {
+		note := fmt.Sprintf("%d of the %d idle sockets did not connect within %v: serve's listening queue was full, and the kernel drops connections to a full queue", is.failed, idle, idleDialTimeout)
+		if n, ok := listenBacklog(); ok {
+			note += fmt.Sprintf(" (its length is capped at net.core.somaxconn, %d here)", n)
+		}
+		res.Notes = append(res.Notes, note+".")
+	}
 	res.Memory.Known = memOK
 	res.Memory.IdleSockets = res.Idle.OpenAtStart
 	if memOK {

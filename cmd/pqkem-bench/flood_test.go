@@ -178,7 +178,7 @@ func TestFloodText(t *testing.T) {
 	for _, want := range []string{
 		"from 127.0.0.1) makes 4 connections a phase", "the attack came from the real client's address",
 		"unloaded            none", "0 of 4 (cut at the deadline after 2)", "2 (timeout 2)",
-		"10 idle sockets: 8 connected", "2 did not connect", "2 workers: 100 bogus first messages of 2288 B, 50 a second",
+		"10 idle sockets: 8 connected in 0s, ", "2 did not connect", "2 workers: 100 bogus first messages of 2288 B, 50 a second",
 		"n/a", "idle sockets: no connection got through: not met", "random-bytes flood 4.00x: not met, and 1 of 4 connections failed",
 		"at the first attempt", "First failure, idle sockets: i/o timeout", "A note.",
 	} {
