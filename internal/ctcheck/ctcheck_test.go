@@ -3,12 +3,16 @@ package ctcheck
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // secretPackages are the packages that handle secrets: keys, shared keys,
@@ -107,40 +111,93 @@ var builds = []struct{ goarch, tags string }{
 	{"arm64", ""},
 }
 
+var (
+	toolsOnce  sync.Once
+	goObjdump  string // the objdump of GOTOOLDIR, or the go command
+	gnuObjdump string
+	gnuErr     error
+)
+
+// disassembler returns a Disassembler for goarch. For amd64 it needs GNU
+// objdump, and fails the test without it: the check must not pass
+// unread.
+func disassembler(t *testing.T, goarch string) *Disassembler {
+	t.Helper()
+	tool := goTool(t)
+	toolsOnce.Do(func() {
+		goObjdump = tool
+		// The tool itself, not "go tool objdump": one process, not two,
+		// for each of the dozens of objects. go tool -n builds it if
+		// needed and prints its path.
+		if out, err := exec.Command(tool, "tool", "-n", "objdump").Output(); err == nil {
+			p := strings.TrimSpace(string(out))
+			if filepath.IsAbs(p) && strings.TrimSuffix(filepath.Base(p), ".exe") == "objdump" {
+				if _, err := os.Stat(p); err == nil {
+					goObjdump = p
+				}
+			}
+		}
+		gnuObjdump, gnuErr = FindGNUObjdump()
+	})
+	d := &Disassembler{GOARCH: goarch, GoObjdump: goObjdump}
+	if goarch == "amd64" {
+		if gnuErr != nil {
+			t.Fatalf("%v. The check of amd64 code needs GNU objdump, which decodes the AVX2 (VEX) and AVX-512 (EVEX) "+
+				"instructions that go tool objdump does not: install binutils (Debian and Ubuntu: apt-get install binutils; "+
+				"on a host that is not x86, binutils-x86-64-linux-gnu)", gnuErr)
+		}
+		d.GNUObjdump = gnuObjdump
+	}
+	return d
+}
+
 // TestNoDivisionOnSecrets is the static check: no function of a
 // secret-handling package uses the divider, except the allowlisted ones.
 func TestNoDivisionOnSecrets(t *testing.T) {
-	tool := goTool(t)
 	used := make(map[string]bool)
 	for _, b := range builds {
+		start := time.Now()
+		d := disassembler(t, b.goarch)
 		objs := exports(t, b.goarch, b.tags, secretPackages...)
 		if len(objs) < len(secretPackages) {
 			t.Fatalf("%s %s: only %d packages", b.goarch, b.tags, len(objs))
 		}
-		pkgs := slices.Sorted(func(yield func(string) bool) {
-			for p := range objs {
-				if !yield(p) {
-					return
-				}
-			}
-		})
-		for _, pkg := range pkgs {
-			divs, err := ObjdumpDivisions(tool, objs[pkg])
+		var asm []Function
+		nfn, ninst := 0, 0
+		pkgs := slices.Sorted(maps.Keys(objs))
+		results := disassembleAll(d, objs, pkgs)
+		for i := range pkgs {
+			fns, err := results[i].fns, results[i].err
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, d := range divs {
-				name := shortName(d.Function)
+			for _, f := range fns {
+				nfn++
+				ninst += len(f.Instructions)
+				if strings.HasSuffix(f.File, ".s") {
+					asm = append(asm, f)
+				}
+			}
+			for _, dv := range Divisions(fns) {
+				name := shortName(dv.Function)
 				if _, ok := allowlist[name]; ok {
 					used[name] = true
 					continue
 				}
 				t.Errorf("GOARCH=%s tags=%q: division in a secret-handling package: %v\n"+
 					"\tIf it divides only public values, add %q to the allowlist with the reason; otherwise remove the division (KyberSlash).",
-					b.goarch, b.tags, d, name)
+					b.goarch, b.tags, dv, name)
 			}
 		}
-		t.Logf("GOARCH=%s tags=%q: %d packages checked", b.goarch, b.tags, len(objs))
+		if b.goarch == "amd64" && b.tags == "" {
+			if len(asm) == 0 {
+				t.Errorf("GOARCH=amd64: no assembly function found")
+			}
+			n := checkAgainstSource(t, asm)
+			t.Logf("GOARCH=amd64: %d of %d assembly functions decoded in step with their source", n, len(asm))
+		}
+		t.Logf("GOARCH=%s tags=%q: %d packages, %d functions (%d in assembly), %d instructions checked in %v",
+			b.goarch, b.tags, len(objs), nfn, len(asm), ninst, time.Since(start).Round(time.Millisecond))
 	}
 	for name := range allowlist {
 		if !used[name] {
@@ -149,32 +206,225 @@ func TestNoDivisionOnSecrets(t *testing.T) {
 	}
 }
 
+type result struct {
+	fns []Function
+	err error
+}
+
+// disassembleAll disassembles the objects of pkgs, as many at a time as
+// there are CPUs: each takes two processes, go tool objdump and GNU
+// objdump, for each object in it.
+func disassembleAll(d *Disassembler, objs map[string]string, pkgs []string) []result {
+	results := make([]result, len(pkgs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(pkgs)) {
+		wg.Go(func() {
+			for i := range next {
+				fns, err := d.Functions(objs[pkgs[i]])
+				results[i] = result{fns, err}
+			}
+		})
+	}
+	for i := range pkgs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
 // TestCheckFindsDivision proves that the check can fail: the testdata
 // package divleak divides a variable by a variable, and the check must
 // find exactly its two dividing functions, in every build, and not the
 // division by a constant.
 func TestCheckFindsDivision(t *testing.T) {
-	tool := goTool(t)
 	for _, b := range builds {
+		d := disassembler(t, b.goarch)
 		objs := exports(t, b.goarch, b.tags, "./testdata/divleak")
 		if len(objs) != 1 {
 			t.Fatalf("built %d packages, want 1", len(objs))
 		}
 		for _, obj := range objs {
-			divs, err := ObjdumpDivisions(tool, obj)
+			fns, err := d.Functions(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
 			found := make(map[string]bool)
-			for _, d := range divs {
-				found[d.Function[strings.LastIndex(d.Function, ".")+1:]] = true
-				t.Logf("GOARCH=%s tags=%q: found %v", b.goarch, b.tags, d)
+			for _, dv := range Divisions(fns) {
+				found[dv.Function[strings.LastIndex(dv.Function, ".")+1:]] = true
+				t.Logf("GOARCH=%s tags=%q: found %v", b.goarch, b.tags, dv)
 			}
 			if !found["Reduce"] || !found["Remainder"] || found["ByConstant"] || len(found) != 2 {
 				t.Errorf("GOARCH=%s tags=%q: found divisions in %v, want exactly Reduce and Remainder", b.goarch, b.tags, found)
 			}
 		}
 	}
+}
+
+// TestAssemblyDivision builds the testdata package asmdiv, whose amd64
+// assembly mixes AVX2 (VEX) and AVX-512 (EVEX) instructions, and checks
+// that every instruction decodes in step with the source, that the
+// planted divisions are found in their functions and at their lines, and
+// that nothing is found in the clean functions, one of which holds the
+// bytes of a DIVL in a displacement.
+func TestAssemblyDivision(t *testing.T) {
+	d := disassembler(t, "amd64")
+	objs := exports(t, "amd64", "", "./testdata/asmdiv")
+	obj, ok := objs["github.com/pqkem/pqkem/internal/ctcheck/testdata/asmdiv"]
+	if !ok || len(objs) != 1 {
+		t.Fatalf("built %v, want asmdiv", objs)
+	}
+	fns, err := d.Functions(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := make(map[string]Function)
+	for _, f := range fns {
+		if strings.HasSuffix(f.File, ".s") {
+			byName[f.Name[strings.LastIndex(f.Name, ".")+1:]] = f
+		}
+	}
+	want := []string{"vexClean", "vexDivide", "evexClean", "evexDivide"}
+	if len(byName) != len(want) {
+		t.Fatalf("assembly functions %v, want %v", slices.Sorted(maps.Keys(byName)), want)
+	}
+	if n := checkAgainstSource(t, slices.Collect(maps.Values(byName))); n != len(want) {
+		t.Errorf("%d functions compared with their source, want %d", n, len(want))
+	}
+	for name, mnemonics := range map[string][]string{
+		"vexClean":   {"vpbroadcastw", "vpermq", "vpshufb", "vpmaddubsw", "vextracti128", "andn", "shlx"},
+		"evexClean":  {"vmovdqu64", "vpternlogq", "vprolq", "vprolvq", "vpcompressw", "vpermb", "vpmadd52luq", "vaesenc", "kmovq"},
+		"evexDivide": {"vpternlogq", "vdivps", "div"},
+	} {
+		var got []string
+		for _, in := range byName[name].Instructions {
+			got = append(got, in.Mnemonic)
+		}
+		for _, m := range mnemonics {
+			if !slices.Contains(got, m) {
+				t.Errorf("%s: no %s among the decoded instructions %v", name, m, got)
+			}
+		}
+	}
+
+	// The planted divisions, with the source line of each DIVQ.
+	src, err := os.ReadFile(byName["vexDivide"].File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var divLines []string
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "DIVQ") {
+			divLines = append(divLines, fmt.Sprintf("asmdiv_amd64.s:%d", i+1))
+		}
+	}
+	var got []string
+	for _, dv := range Divisions(fns) {
+		t.Logf("found %v", dv)
+		name := dv.Function[strings.LastIndex(dv.Function, ".")+1:]
+		got = append(got, name+": "+dv.Instruction)
+		if strings.HasPrefix(dv.Instruction, "div ") && !slices.Contains(divLines, dv.Position) {
+			t.Errorf("%v: not at the line of a DIVQ %v", dv, divLines)
+		}
+	}
+	wantDivs := []string{
+		"vexDivide: div rcx",
+		"evexDivide: vdivps zmm3{k1},zmm2,zmm1",
+		"evexDivide: div rcx",
+	}
+	if !slices.Equal(got, wantDivs) {
+		t.Errorf("divisions %q, want %q", got, wantDivs)
+	}
+
+	// For the record: what go tool objdump's own decoder makes of it.
+	goOnly := &Disassembler{GOARCH: "arm64", GoObjdump: d.GoObjdump} // arm64: Go's decoder only
+	goFns, err := goOnly.Functions(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dv := range Divisions(goFns) {
+		t.Logf("go tool objdump alone: %v", dv)
+	}
+}
+
+// checkAgainstSource compares the decoded instructions of assembly
+// functions with their source files, and returns how many it compared:
+// those of files without macros (#define), whose frame is $0 and NOSPLIT
+// (the assembler adds no prologue), so that each source line holding an
+// instruction is one instruction. Each must decode to as many
+// instructions as its source has, and every VEX or EVEX instruction (a
+// mnemonic that starts with V, and the K mask instructions) must be the
+// one at its index in the source. A decoder that lost its way would
+// decode a different number of instructions or other mnemonics.
+func checkAgainstSource(t *testing.T, fns []Function) int {
+	t.Helper()
+	sources := make(map[string]map[string][]string)
+	n := 0
+	for _, f := range fns {
+		src, ok := sources[f.File]
+		if !ok {
+			var err error
+			src, err = sourceInstructions(f.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sources[f.File] = src
+		}
+		name := f.Name[strings.LastIndex(f.Name, ".")+1:]
+		want, ok := src[name]
+		if !ok {
+			continue
+		}
+		n++
+		if len(f.Instructions) != len(want) {
+			t.Errorf("%s: decoded %d instructions, the source has %d", f.Name, len(f.Instructions), len(want))
+			continue
+		}
+		for i, m := range want {
+			if m[0] != 'V' && m[0] != 'K' {
+				continue
+			}
+			if got := f.Instructions[i].Mnemonic; got != strings.ToLower(m) {
+				t.Errorf("%s: instruction %d decoded as %q (%s), the source has %s",
+					f.Name, i, f.Instructions[i].Text, f.Instructions[i].Position, m)
+				break
+			}
+		}
+	}
+	return n
+}
+
+// sourceInstructions returns the mnemonics of each function of the
+// assembly file that checkAgainstSource can compare, by function name.
+func sourceInstructions(file string) (map[string][]string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string][]string)
+	if bytes.Contains(data, []byte("#define")) {
+		return m, nil
+	}
+	fn := ""
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "TEXT ·"); ok {
+			fn = ""
+			name, attrs, _ := strings.Cut(rest, "(SB)")
+			if strings.Contains(attrs, "NOSPLIT") && strings.Contains(attrs, "$0-") {
+				fn = name
+				m[fn] = []string{}
+			}
+			continue
+		}
+		line, _, _ = strings.Cut(line, "//")
+		w := strings.Fields(line)
+		if fn == "" || len(w) == 0 || !strings.HasPrefix(line, "\t") || strings.HasSuffix(w[0], ":") {
+			continue
+		}
+		m[fn] = append(m[fn], w[0])
+	}
+	return m, nil
 }
 
 func TestParseObjdump(t *testing.T) {
@@ -185,13 +435,87 @@ func TestParseObjdump(t *testing.T) {
 		"  p.go:9\t\t0x20\t\t9ac20c65\tSDIV R2, R3, R5\n" +
 		"  p.go:10\t\t0x24\t\tf20f5ec1\tDIVSD X1, X0\n" +
 		"  p.go:11\t\t0x28\t\t00\t\tMOVQ $0, DIVQ(SP)\n"
-	got := ParseObjdump([]byte(listing))
+	fns, err := ParseObjdump([]byte(listing), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Divisions(fns)
 	want := []Division{
 		{"example.com/p.f", "p.go:3", "DIVQ CX"},
 		{"example.com/p.(*T).g", "p.go:9", "SDIV R2, R3, R5"},
 		{"example.com/p.(*T).g", "p.go:10", "DIVSD X1, X0"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("ParseObjdump = %v, want %v", got, want)
+		t.Errorf("Divisions = %v, want %v", got, want)
+	}
+
+	// The machine code of the amd64 functions, from the encodings.
+	fns, err = ParseObjdump([]byte(listing[:strings.Index(listing, "TEXT example.com/p.(*T)")]), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fns) != 1 || fmt.Sprintf("%x", fns[0].Code) != "48f7f14801c8" || fns[0].File != "/src/p/p.go" {
+		t.Errorf("ParseObjdump = %+v, want f with code 48f7f14801c8", fns)
+	}
+	if _, err := ParseObjdump([]byte(strings.Replace(listing, "0x13", "0x14", 1)), true); err == nil {
+		t.Errorf("ParseObjdump: no error for a gap in the code")
+	}
+}
+
+func TestParseGNUObjdump(t *testing.T) {
+	listing := "\nx.bin:     file format binary\n\n\nDisassembly of section .data:\n\n" +
+		"0000000000000000 <.data>:\n" +
+		"   0:\tvpbroadcastw ymm15,WORD PTR [rip+0x0]        # 0x9\n" +
+		"   9:\tdiv    rcx\n" +
+		"   c:\tvpternlogq zmm1,zmm2,zmm3,0x96\n" +
+		"  13:\tvdivps zmm3{k1}{z},zmm2,zmm1\n" +
+		"  19:\tlock xadd DWORD PTR [rax],ecx\n" +
+		"  1d:\trep stos BYTE PTR es:[rdi],al\n" +
+		"  1f:\tidiv   DWORD PTR [rsi+0x8]\n" +
+		"  22:\tdata16 divsd xmm0,xmm1\n" +
+		"  27:\tfdivrp st(1),st\n" +
+		"  29:\t{evex} vpdpbusd ymm0,ymm1,ymm2\n" +
+		"  2f:\tvpdivxx ymm0,ymm1,ymm2\n"
+	insts, err := ParseGNUObjdump([]byte(listing))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if insts[0].Text != "vpbroadcastw ymm15,WORD PTR [rip+0x0]" || insts[1].Text != "div rcx" {
+		t.Errorf("texts %q, %q: want one space between words and no comment", insts[0].Text, insts[1].Text)
+	}
+	var mnemonics, divs []string
+	for _, in := range insts {
+		mnemonics = append(mnemonics, fmt.Sprintf("%x:%s", in.Offset, in.Mnemonic))
+		if isDivision(in.Text) {
+			divs = append(divs, in.Mnemonic)
+		}
+	}
+	wantMnemonics := []string{"0:vpbroadcastw", "9:div", "c:vpternlogq", "13:vdivps", "19:xadd", "1d:stos",
+		"1f:idiv", "22:divsd", "27:fdivrp", "29:vpdpbusd", "2f:vpdivxx"}
+	if !slices.Equal(mnemonics, wantMnemonics) {
+		t.Errorf("mnemonics %v, want %v", mnemonics, wantMnemonics)
+	}
+	wantDivs := []string{"div", "vdivps", "idiv", "divsd", "fdivrp"}
+	if !slices.Equal(divs, wantDivs) {
+		t.Errorf("divisions %v, want %v", divs, wantDivs)
+	}
+}
+
+func TestDivisionRE(t *testing.T) {
+	for _, m := range []string{
+		"DIVQ", "DIVL", "DIVB", "IDIVQ", "DIVSS", "DIVPD", "VDIVPS", "VDIVSD", "UDIV", "SDIVW", "FDIVD",
+		"div", "idiv", "divss", "divsd", "divps", "divpd", "vdivss", "vdivsd", "vdivps", "vdivpd",
+		"vdivph", "vdivsh", "vdivnepbf16", "vdivbf16", "fdiv", "fdivp", "fdivr", "fdivrp", "fidiv", "fidivr",
+	} {
+		if !divisionRE.MatchString(m) {
+			t.Errorf("%s does not match", m)
+		}
+	}
+	for _, m := range []string{
+		"MULQ", "ADDQ", "DIVQ(SP)", "vpdiv", "divx", "vdivpsx", "rcx", "zmm3{k1}{z}", "mul", "vrcpps", "vdivp",
+	} {
+		if divisionRE.MatchString(m) {
+			t.Errorf("%s matches", m)
+		}
 	}
 }
