@@ -519,3 +519,36 @@ func TestDivisionRE(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeFailures shows that code GNU objdump cannot read in step is
+// an error, not a pass: a byte that is no instruction in 64-bit mode,
+// and an instruction cut short by the end of its function, whose decoder
+// would otherwise run into the filler. The function after each must not
+// matter.
+func TestDecodeFailures(t *testing.T) {
+	d := disassembler(t, "amd64")
+	ret := Function{Name: "ret", Code: []byte{0xc3}}
+	for _, c := range []struct {
+		code []byte
+		err  string
+	}{
+		{[]byte{0x90, 0x06, 0xc3}, "cannot decode"},                        // PUSH ES: none in 64-bit mode
+		{[]byte{0x90, 0xc4, 0x62, 0x7d, 0x79, 0x3d, 0, 0}, "past the end"}, // VPBROADCASTW without its last byte
+	} {
+		fns := []Function{{Name: "f", Code: c.code}, ret}
+		err := d.decodeGNU(fns, filepath.Join(t.TempDir(), "code.bin"))
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("% x: error %v, want %q", c.code, err, c.err)
+		}
+	}
+	fns := []Function{{Name: "f", Code: []byte{0x90, 0x48, 0xf7, 0xf1}}, ret}
+	if err := d.decodeGNU(fns, filepath.Join(t.TempDir(), "code.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(Divisions(fns)); got != "[f: div rcx at ]" {
+		t.Errorf("Divisions = %s, want [f: div rcx at ]", got)
+	}
+	if len(fns[1].Instructions) != 1 || fns[1].Instructions[0].Text != "ret" {
+		t.Errorf("second function decoded as %+v, want ret", fns[1].Instructions)
+	}
+}
