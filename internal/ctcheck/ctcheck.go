@@ -27,8 +27,11 @@
 // amd64 the code of each function goes to GNU objdump (binutils), which
 // decodes them, and every byte of every function must decode: an
 // instruction GNU objdump does not know, or one that runs past the end of
-// its function, is an error, not a pass. arm64 stays with `go tool
-// objdump`, which decodes it.
+// its function, is an error, not a pass. The test also holds the
+// decoding of every assembly function against the Go assembler's own
+// listing of it (go build -asmflags=-S, see InStep): an instruction
+// decoded where the assembler put one, and nowhere else. arm64 stays
+// with `go tool objdump`, which decodes it, and has no assembly here.
 package ctcheck
 
 import (
@@ -403,6 +406,101 @@ func ParseGNUObjdump(listing []byte) ([]Instruction, error) {
 		insts = append(insts, Instruction{Offset: int(off), Text: text, Mnemonic: mnemonic})
 	}
 	return insts, sc.Err()
+}
+
+// AsmFunction is an assembly function as the Go assembler lists it with
+// -S: the truth that a disassembly of its code can be held against.
+type AsmFunction struct {
+	Name      string
+	Size      int
+	Offsets   []int    // where each instruction starts, increasing
+	Mnemonics []string // Go's mnemonic of each, e.g. "VPBROADCASTW"
+	Positions []string // file:line of each
+}
+
+var (
+	asmHeaderRE = regexp.MustCompile(`^(\S+) STEXT .*\basm size=(\d+) `)
+	asmInstRE   = regexp.MustCompile(`^\t0x[0-9a-f]+ (\d+) \((.*)\)\t([A-Z0-9.]+)`)
+)
+
+// ParseAsmListing returns the assembly functions of the output of the Go
+// assembler's -S flag (go build -asmflags=-S), by symbol name. A function
+// opens with a line "symbol STEXT ... asm size=N ..."; each of its
+// instructions is a line "\t0xPC PC (file:line)\tMNEMONIC operands". The
+// pseudo-instructions (TEXT, FUNCDATA, PCDATA, NOP) take no bytes and come
+// before the instruction at their PC, so the last line at a PC is the
+// instruction that starts there.
+func ParseAsmListing(listing []byte) (map[string]*AsmFunction, error) {
+	fns := make(map[string]*AsmFunction)
+	var f *AsmFunction
+	sc := bufio.NewScanner(bytes.NewReader(listing))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := asmHeaderRE.FindStringSubmatch(line); m != nil {
+			size, _ := strconv.Atoi(m[2])
+			f = &AsmFunction{Name: m[1], Size: size}
+			fns[f.Name] = f
+			continue
+		}
+		if !strings.HasPrefix(line, "\t") {
+			f = nil // the end of the function's instructions
+			continue
+		}
+		m := asmInstRE.FindStringSubmatch(line)
+		if m == nil || f == nil {
+			continue
+		}
+		pc, _ := strconv.Atoi(m[1])
+		if pc >= f.Size {
+			continue // a pseudo-instruction after the last one
+		}
+		mnemonic, _, _ := strings.Cut(m[3], ".") // VADDPD.Z: the suffix is an operand
+		pos := filepath.Base(m[2])
+		if n := len(f.Offsets); n > 0 && f.Offsets[n-1] == pc {
+			f.Mnemonics[n-1], f.Positions[n-1] = mnemonic, pos
+			continue
+		}
+		if n := len(f.Offsets); n > 0 && f.Offsets[n-1] > pc {
+			return nil, fmt.Errorf("%s: PC %d after %d", f.Name, pc, f.Offsets[n-1])
+		}
+		f.Offsets = append(f.Offsets, pc)
+		f.Mnemonics = append(f.Mnemonics, mnemonic)
+		f.Positions = append(f.Positions, pos)
+	}
+	return fns, sc.Err()
+}
+
+// InStep checks a decoding of an assembly function against the
+// assembler's listing of it: the same size, an instruction decoded at
+// every offset where the assembler put one and at no other, and for
+// every VEX and EVEX instruction (Go mnemonics that start with V, and the
+// mask instructions, K...: Go names them as Intel does) the same
+// mnemonic. A decoder that lost its way in the code, or read one
+// instruction as two, fails it. When they agree, each instruction of f
+// gets the assembler's source line, which go tool objdump can miss by a
+// line in VEX and EVEX code.
+func InStep(f *Function, a *AsmFunction) error {
+	if len(f.Code) != a.Size {
+		return fmt.Errorf("%s: %d bytes of code, the assembler made %d", f.Name, len(f.Code), a.Size)
+	}
+	i := 0
+	for _, in := range f.Instructions {
+		if i == len(a.Offsets) || in.Offset != a.Offsets[i] {
+			return fmt.Errorf("%s: %q decoded at %#x (%s), where the assembler put no instruction", f.Name, in.Text, in.Offset, in.Position)
+		}
+		if m := a.Mnemonics[i]; (m[0] == 'V' || m[0] == 'K') && strings.ToLower(m) != in.Mnemonic {
+			return fmt.Errorf("%s: %q decoded at %#x, where the assembler put %s (%s)", f.Name, in.Text, in.Offset, m, a.Positions[i])
+		}
+		i++
+	}
+	if i != len(a.Offsets) {
+		return fmt.Errorf("%s: %d instructions decoded, the assembler made %d", f.Name, i, len(a.Offsets))
+	}
+	for i := range f.Instructions {
+		f.Instructions[i].Position = a.Positions[i]
+	}
+	return nil
 }
 
 // probe is a VEX VPBROADCASTW, a DIVQ and an EVEX VPTERNLOGD.

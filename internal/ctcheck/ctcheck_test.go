@@ -162,8 +162,11 @@ func TestNoDivisionOnSecrets(t *testing.T) {
 		if len(objs) < len(secretPackages) {
 			t.Fatalf("%s %s: only %d packages", b.goarch, b.tags, len(objs))
 		}
-		var asm []Function
-		nfn, ninst := 0, 0
+		var listing map[string]*AsmFunction
+		if b.goarch == "amd64" && b.tags == "" {
+			listing = asmListing(t, secretPackages...)
+		}
+		nfn, ninst, nasm := 0, 0, 0
 		pkgs := slices.Sorted(maps.Keys(objs))
 		results := disassembleAll(d, objs, pkgs)
 		for i := range pkgs {
@@ -171,11 +174,14 @@ func TestNoDivisionOnSecrets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range fns {
+			for j := range fns {
 				nfn++
-				ninst += len(f.Instructions)
-				if strings.HasSuffix(f.File, ".s") {
-					asm = append(asm, f)
+				ninst += len(fns[j].Instructions)
+				if strings.HasSuffix(fns[j].File, ".s") {
+					nasm++
+					if listing != nil {
+						checkInStep(t, &fns[j], listing)
+					}
 				}
 			}
 			for _, dv := range Divisions(fns) {
@@ -189,15 +195,17 @@ func TestNoDivisionOnSecrets(t *testing.T) {
 					b.goarch, b.tags, dv, name)
 			}
 		}
-		if b.goarch == "amd64" && b.tags == "" {
-			if len(asm) == 0 {
+		if listing != nil {
+			if nasm == 0 {
 				t.Errorf("GOARCH=amd64: no assembly function found")
 			}
-			n := checkAgainstSource(t, asm)
-			t.Logf("GOARCH=amd64: %d of %d assembly functions decoded in step with their source", n, len(asm))
+			for name := range listing {
+				t.Errorf("%s: in the assembler's listing, not in the objects", name)
+			}
+			t.Logf("GOARCH=amd64: all %d assembly functions decoded in step with the assembler's listing", nasm)
 		}
 		t.Logf("GOARCH=%s tags=%q: %d packages, %d functions (%d in assembly), %d instructions checked in %v",
-			b.goarch, b.tags, len(objs), nfn, len(asm), ninst, time.Since(start).Round(time.Millisecond))
+			b.goarch, b.tags, len(objs), nfn, nasm, ninst, time.Since(start).Round(time.Millisecond))
 	}
 	for name := range allowlist {
 		if !used[name] {
@@ -279,18 +287,20 @@ func TestAssemblyDivision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	listing := asmListing(t, "./testdata/asmdiv")
 	byName := make(map[string]Function)
-	for _, f := range fns {
+	for i, f := range fns {
 		if strings.HasSuffix(f.File, ".s") {
-			byName[f.Name[strings.LastIndex(f.Name, ".")+1:]] = f
+			checkInStep(t, &fns[i], listing)
+			byName[f.Name[strings.LastIndex(f.Name, ".")+1:]] = fns[i]
 		}
+	}
+	for name := range listing {
+		t.Errorf("%s: in the assembler's listing, not in the objects", name)
 	}
 	want := []string{"vexClean", "vexDivide", "evexClean", "evexDivide"}
 	if len(byName) != len(want) {
 		t.Fatalf("assembly functions %v, want %v", slices.Sorted(maps.Keys(byName)), want)
-	}
-	if n := checkAgainstSource(t, slices.Collect(maps.Values(byName))); n != len(want) {
-		t.Errorf("%d functions compared with their source, want %d", n, len(want))
 	}
 	for name, mnemonics := range map[string][]string{
 		"vexClean":   {"vpbroadcastw", "vpermq", "vpshufb", "vpmaddubsw", "vextracti128", "andn", "shlx"},
@@ -348,83 +358,39 @@ func TestAssemblyDivision(t *testing.T) {
 	}
 }
 
-// checkAgainstSource compares the decoded instructions of assembly
-// functions with their source files, and returns how many it compared:
-// those of files without macros (#define), whose frame is $0 and NOSPLIT
-// (the assembler adds no prologue), so that each source line holding an
-// instruction is one instruction. Each must decode to as many
-// instructions as its source has, and every VEX or EVEX instruction (a
-// mnemonic that starts with V, and the K mask instructions) must be the
-// one at its index in the source. A decoder that lost its way would
-// decode a different number of instructions or other mnemonics.
-func checkAgainstSource(t *testing.T, fns []Function) int {
+// asmListing assembles the packages matched by patterns for amd64 with
+// the assembler's -S flag and returns its listing of their assembly
+// functions. The go command caches the listing with the object and
+// prints it again, so this takes no time when the object is cached.
+func asmListing(t *testing.T, patterns ...string) map[string]*AsmFunction {
 	t.Helper()
-	sources := make(map[string]map[string][]string)
-	n := 0
-	for _, f := range fns {
-		src, ok := sources[f.File]
-		if !ok {
-			var err error
-			src, err = sourceInstructions(f.File)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sources[f.File] = src
-		}
-		name := f.Name[strings.LastIndex(f.Name, ".")+1:]
-		want, ok := src[name]
-		if !ok {
-			continue
-		}
-		n++
-		if len(f.Instructions) != len(want) {
-			t.Errorf("%s: decoded %d instructions, the source has %d", f.Name, len(f.Instructions), len(want))
-			continue
-		}
-		for i, m := range want {
-			if m[0] != 'V' && m[0] != 'K' {
-				continue
-			}
-			if got := f.Instructions[i].Mnemonic; got != strings.ToLower(m) {
-				t.Errorf("%s: instruction %d decoded as %q (%s), the source has %s",
-					f.Name, i, f.Instructions[i].Text, f.Instructions[i].Position, m)
-				break
-			}
-		}
+	cmd := exec.Command(goTool(t), append([]string{"build", "-asmflags=-S"}, patterns...)...)
+	cmd.Env = append(os.Environ(), "GOARCH=amd64", "GOOS=linux", "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -asmflags=-S: %v\n%s", err, out)
 	}
-	return n
+	fns, err := ParseAsmListing(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fns
 }
 
-// sourceInstructions returns the mnemonics of each function of the
-// assembly file that checkAgainstSource can compare, by function name.
-func sourceInstructions(file string) (map[string][]string, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
+// checkInStep checks the decoding of an assembly function against the
+// assembler's listing, and takes it out of the listing: what is left at
+// the end was not in the objects.
+func checkInStep(t *testing.T, f *Function, listing map[string]*AsmFunction) {
+	t.Helper()
+	a, ok := listing[f.Name]
+	if !ok {
+		t.Errorf("%s: not in the assembler's listing", f.Name)
+		return
 	}
-	m := make(map[string][]string)
-	if bytes.Contains(data, []byte("#define")) {
-		return m, nil
+	delete(listing, f.Name)
+	if err := InStep(f, a); err != nil {
+		t.Error(err)
 	}
-	fn := ""
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "TEXT ·"); ok {
-			fn = ""
-			name, attrs, _ := strings.Cut(rest, "(SB)")
-			if strings.Contains(attrs, "NOSPLIT") && strings.Contains(attrs, "$0-") {
-				fn = name
-				m[fn] = []string{}
-			}
-			continue
-		}
-		line, _, _ = strings.Cut(line, "//")
-		w := strings.Fields(line)
-		if fn == "" || len(w) == 0 || !strings.HasPrefix(line, "\t") || strings.HasSuffix(w[0], ":") {
-			continue
-		}
-		m[fn] = append(m[fn], w[0])
-	}
-	return m, nil
 }
 
 func TestParseObjdump(t *testing.T) {
@@ -550,5 +516,61 @@ func TestDecodeFailures(t *testing.T) {
 	}
 	if len(fns[1].Instructions) != 1 || fns[1].Instructions[0].Text != "ret" {
 		t.Errorf("second function decoded as %+v, want ret", fns[1].Instructions)
+	}
+}
+
+// TestInStep checks the comparison with the assembler's listing on a
+// function of a VPBROADCASTW and a DIVQ: it passes as listed, and fails
+// where the listing has an instruction boundary the decoding lacks, or
+// another mnemonic, or another size.
+func TestInStep(t *testing.T) {
+	d := disassembler(t, "amd64")
+	listing := "# example.com/p\n" +
+		"example.com/p.f STEXT nosplit asm size=12 args=0x8 locals=0x0 funcid=0x0 align=0x0\n" +
+		"\t0x0000 00000 (/src/p/p_amd64.s:4)\tTEXT\texample.com/p.f(SB), NOSPLIT, $0-8\n" +
+		"\t0x0000 00000 (/src/p/p_amd64.s:4)\tFUNCDATA\t$0, example.com/p.f.args_stackmap(SB)\n" +
+		"\t0x0000 00000 (/src/p/p_amd64.s:5)\tVPBROADCASTW\tp<>+0(SB), Y15\n" +
+		"\t0x0009 00009 (/src/p/p_amd64.s:6)\tDIVQ\tCX\n" +
+		"\t0x0000 c4 62 7d 79 3d 00 00 00 00 48 f7 f1              .b}y=....H..\n" +
+		"\trel 5+4 t=R_PCREL p<>+0\n"
+	decode := func() *Function {
+		fns := []Function{{Name: "example.com/p.f", Code: probe[:12]}}
+		if err := d.decodeGNU(fns, filepath.Join(t.TempDir(), "code.bin")); err != nil {
+			t.Fatal(err)
+		}
+		return &fns[0]
+	}
+	parse := func(l string) *AsmFunction {
+		fns, err := ParseAsmListing([]byte(l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, ok := fns["example.com/p.f"]
+		if !ok || len(fns) != 1 {
+			t.Fatalf("ParseAsmListing = %v, want example.com/p.f", fns)
+		}
+		return a
+	}
+	a := parse(listing)
+	if fmt.Sprint(a.Offsets, a.Mnemonics, a.Positions) != "[0 9] [VPBROADCASTW DIVQ] [p_amd64.s:5 p_amd64.s:6]" {
+		t.Errorf("ParseAsmListing = %+v", a)
+	}
+	f := decode()
+	if err := InStep(f, a); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(Divisions([]Function{*f})); got != "[example.com/p.f: div rcx at p_amd64.s:6]" {
+		t.Errorf("Divisions = %s, want the assembler's line", got)
+	}
+	for _, c := range []struct{ old, new, err string }{
+		{"\t0x0009 00009", "\t0x0005 00005", "where the assembler put no instruction"},
+		{"\tVPBROADCASTW\t", "\tVPBROADCASTB\t", "where the assembler put VPBROADCASTB"},
+		{"size=12", "size=13", "the assembler made 13"},
+		{"\tDIVQ\tCX\n", "\tDIVQ\tCX\n\t0x000b 00011 (/src/p/p_amd64.s:7)\tRET\n", "2 instructions decoded, the assembler made 3"},
+	} {
+		err := InStep(decode(), parse(strings.Replace(listing, c.old, c.new, 1)))
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q -> %q: error %v, want %q", c.old, c.new, err, c.err)
+		}
 	}
 }
