@@ -508,7 +508,8 @@ var probe = []byte{0xc4, 0x62, 0x7d, 0x79, 0x3d, 0, 0, 0, 0, 0x48, 0xf7, 0xf1, 0
 
 // FindGNUObjdump returns the path of a GNU objdump that decodes x86-64
 // with AVX2 and AVX-512 (it decodes a probe): x86_64-linux-gnu-objdump
-// (the cross binutils of other hosts) or objdump, on the PATH.
+// (Debian's name, also that of the cross binutils on other hosts),
+// objdump, or gobjdump and x86_64-elf-objdump (Homebrew's), on the PATH.
 func FindGNUObjdump() (string, error) {
 	dir, err := os.MkdirTemp("", "ctcheck")
 	if err != nil {
@@ -519,7 +520,7 @@ func FindGNUObjdump() (string, error) {
 	if err := os.WriteFile(file, probe, 0o600); err != nil {
 		return "", err
 	}
-	for _, name := range []string{"x86_64-linux-gnu-objdump", "objdump"} {
+	for _, name := range []string{"x86_64-linux-gnu-objdump", "objdump", "gobjdump", "x86_64-elf-objdump"} {
 		p, err := exec.LookPath(name)
 		if err != nil {
 			continue
