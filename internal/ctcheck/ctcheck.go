@@ -198,8 +198,10 @@ type object struct {
 
 // archiveObjects returns the object files of a Go package archive, which
 // has the Unix ar format: the export data (__.PKGDEF), the compiled Go
-// code (_go_.o) and an object for each assembly file. Data that is no
-// archive is returned as one object.
+// code (_go_.o) and an object for each assembly file. The objects are
+// known by their contents, not by their names, which the go command cuts
+// to 16 bytes; any other member is an error. Data that is no archive is
+// returned as one object.
 func archiveObjects(data []byte) ([]object, error) {
 	const magic = "!<arch>\n"
 	rest, ok := bytes.CutPrefix(data, []byte(magic))
@@ -221,8 +223,12 @@ func archiveObjects(data []byte) ([]object, error) {
 		if size%2 == 1 && len(rest) > 0 {
 			rest = rest[1:]
 		}
-		if strings.HasSuffix(name, ".o") {
+		switch {
+		case name == "__.PKGDEF":
+		case bytes.HasPrefix(body, []byte("go object ")):
 			objs = append(objs, object{name, body})
+		default:
+			return nil, fmt.Errorf("archive member %q is no Go object", name)
 		}
 	}
 	if len(objs) == 0 {
@@ -245,7 +251,8 @@ func ParseObjdump(listing []byte, code bool) ([]Function, error) {
 	for sc.Scan() {
 		line := sc.Text()
 		if rest, ok := strings.CutPrefix(line, "TEXT "); ok {
-			name, file, _ := strings.Cut(rest, " ")
+			// A symbol can have spaces: type:.eq.T[go.shape.struct { ... }].
+			name, file, _ := strings.Cut(rest, "(SB) ")
 			fns = append(fns, Function{Name: strings.TrimSuffix(name, "(SB)"), File: file})
 			f = &fns[len(fns)-1]
 			continue
