@@ -134,6 +134,9 @@ type Disassembler struct {
 // arm64 as go tool objdump does. It fails if an instruction of amd64 code
 // does not decode.
 func (d *Disassembler) Functions(path string) ([]Function, error) {
+	if d.GOARCH == "amd64" && d.GNUObjdump == "" {
+		return nil, errors.New("no GNU objdump to decode amd64")
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

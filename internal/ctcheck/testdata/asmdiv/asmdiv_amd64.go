@@ -17,6 +17,9 @@ func vexDivide(p *[64]byte, d uint64) uint64
 func evexClean(p *[64]byte)
 
 // evexDivide has a DIVQ and a masked VDIVPS among AVX-512 instructions.
+// The DIVQ follows a VPTERNLOGQ whose bytes lead go tool objdump's
+// decoder into an ANDQ with an immediate that swallows the DIVQ's first
+// two bytes.
 //
 //go:noescape
 func evexDivide(p *[64]byte, d uint64) uint64
