@@ -152,6 +152,9 @@ func disassembler(t *testing.T, goarch string) *Disassembler {
 	return d
 }
 
+// sample is an AVX2 routine whose decoding TestNoDivisionOnSecrets logs.
+const sample = "internal/fips203.compressEncode1AVX2"
+
 // TestNoDivisionOnSecrets is the static check: no function of a
 // secret-handling package uses the divider, except the allowlisted ones.
 func TestNoDivisionOnSecrets(t *testing.T) {
@@ -168,6 +171,7 @@ func TestNoDivisionOnSecrets(t *testing.T) {
 			listing = asmListing(t, secretPackages...)
 		}
 		nfn, ninst, nasm := 0, 0, 0
+		var sampled Function
 		pkgs := slices.Sorted(maps.Keys(objs))
 		results := disassembleAll(d, objs, pkgs)
 		for i := range pkgs {
@@ -182,6 +186,9 @@ func TestNoDivisionOnSecrets(t *testing.T) {
 					nasm++
 					if listing != nil {
 						checkInStep(t, &fns[j], listing)
+					}
+					if shortName(fns[j].Name) == sample {
+						sampled = fns[j]
 					}
 				}
 			}
@@ -204,6 +211,18 @@ func TestNoDivisionOnSecrets(t *testing.T) {
 				t.Errorf("%s: in the assembler's listing, not in the objects", name)
 			}
 			t.Logf("GOARCH=amd64: all %d assembly functions decoded in step with the assembler's listing", nasm)
+			// One of them by name, the AVX2 routine in which go tool
+			// objdump once read a DIVL.
+			n := 0
+			for _, in := range sampled.Instructions {
+				if in.Mnemonic == "vpbroadcastw" {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s: no VPBROADCASTW decoded in %d instructions", sample, len(sampled.Instructions))
+			}
+			t.Logf("%s: %d instructions, %d of them VPBROADCASTW, none a division", sample, len(sampled.Instructions), n)
 		}
 		t.Logf("GOARCH=%s tags=%q: %d packages, %d functions (%d in assembly), %d instructions checked in %v",
 			b.goarch, b.tags, len(objs), nfn, nasm, ninst, time.Since(start).Round(time.Millisecond))
