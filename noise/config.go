@@ -62,6 +62,13 @@ type Config struct {
 	// beforehand.
 	VerifyPeerStaticKey func(kem.EncapsulationKey) error
 
+	// PSKs are the pre-shared keys of a pattern with psk tokens
+	// ([Pattern.WithPSK], such as pqXXpsk3), 32 bytes each, in the order
+	// the handshake uses them (ascending psk positions); see
+	// [HandshakeConfig.PSKs]. Both sides give the same; with another PSK
+	// the handshake fails with [ErrAuthentication].
+	PSKs [][]byte
+
 	// HandshakeTimeout bounds the whole handshake, so that a peer that
 	// stalls cannot hold a connection and its goroutine: zero means
 	// DefaultHandshakeTimeout, a negative value no timeout (then a
@@ -83,6 +90,7 @@ func (c *Config) handshakeConfig(client bool) *HandshakeConfig {
 		Initiator: client,
 		Prologue:  c.Prologue,
 		StaticKey: c.StaticKey,
+		PSKs:      c.PSKs,
 	}
 	if c.Protocol.Pattern.NeedsRemoteStaticKey(client) {
 		hc.RemoteStaticKey = c.PeerStaticKey
@@ -127,8 +135,8 @@ func (c *Config) checkPeer(client bool) error {
 	case !peerHasKey && (c.PeerStaticKey != nil || c.VerifyPeerStaticKey != nil):
 		return fmt.Errorf("noise: %v: the %s has no static key in %v, but the Config has a PeerStaticKey or VerifyPeerStaticKey for it (a pattern such as pqIK or pqXX authenticates both sides)",
 			p, sideName(!client), p.Pattern)
-	case c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != p.KEM.Name():
-		return fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", p, c.PeerStaticKey.Scheme().Name(), p.KEM.Name())
+	case c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != p.staticScheme().Name():
+		return fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", p, c.PeerStaticKey.Scheme().Name(), p.staticScheme().Name())
 	}
 	return nil
 }

@@ -321,7 +321,8 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"Noise_pqXX_MLKEM768_ChaChaPoly", "Noise_XX_MLKEM768_ChaChaPoly_SHA256", "Noise_pqXX_ML-KEM-768_ChaChaPoly_SHA256",
-		"Noise_pqXX_MLKEM768_AES_SHA256", "Noise_pqXX_MLKEM768_AESGCM_SHA3", "Nois_pqXX_MLKEM768_AESGCM_SHA256", "Noise_pqNNpsk0_MLKEM768_AESGCM_SHA256"} {
+		"Noise_pqXX_MLKEM768_AES_SHA256", "Noise_pqXX_MLKEM768_AESGCM_SHA3", "Nois_pqXX_MLKEM768_AESGCM_SHA256", "Noise_pqNNpsk5_MLKEM768_AESGCM_SHA256", "Noise_pqNNpsk2+psk2_MLKEM768_AESGCM_SHA256",
+		"Noise_pqNN_MLKEM768+MLKEM768_AESGCM_SHA256", "Noise_hybridNN_MLKEM768_AESGCM_SHA256", "Noise_pqNN_25519+MLKEM768_AESGCM_SHA256"} {
 		if _, err := noise.ParseProtocol(name); err == nil || !strings.HasPrefix(err.Error(), "noise: ") {
 			t.Errorf("ParseProtocol(%q): %v", name, err)
 		}
