@@ -10,15 +10,23 @@ import (
 
 // FuzzReadMessage reads arbitrary bytes as the first message (by the
 // responder) and as the second (by the initiator, after writing the
-// first) of pqNN, pqNK, pqXX and pqIK: never a panic, and a message that
-// is not the one written fails or, where nothing authenticates it yet,
-// is read.
+// first) of pqNN, pqNK, pqXX and pqIK, PSK variants, a split KEM pair and
+// hybrid patterns: never a panic, and a message that is not the one
+// written fails or, where nothing authenticates it yet, is read.
 func FuzzReadMessage(f *testing.F) {
+	split := protocol(f, noise.PQNK.WithPSK(2), "ML-KEM-768")
+	split.EphemeralKEM = protocol(f, noise.PQNN, "ML-KEM-512").KEM
 	protocols := []noise.Protocol{
 		protocol(f, noise.PQNN, "ML-KEM-512"),
 		protocol(f, noise.PQNK, "ML-KEM-512"),
 		protocol(f, noise.PQXX, "ML-KEM-512"),
 		protocol(f, noise.PQIK, "ML-KEM-512"),
+		protocol(f, noise.PQXX.WithPSK(3), "ML-KEM-512"),
+		protocol(f, noise.PQNN.WithPSK(0), "ML-KEM-512"),
+		split,
+		protocol(f, noise.HybridNN, "ML-KEM-512"),
+		protocol(f, noise.HybridIK.WithPSK(1), "ML-KEM-512"),
+		protocol(f, noise.HybridXX, "ML-KEM-512"),
 	}
 	for i, p := range protocols {
 		init, resp := newPair(f, p)
@@ -81,15 +89,20 @@ func FuzzConnRead(f *testing.F) {
 	})
 }
 
-// FuzzConnHandshake gives a client Conn arbitrary bytes as the server's
+// FuzzConnHandshake gives a client Conn (of pqNN, pqNNpsk2, hybridNN or
+// hybridNKpsk2, by the stream's length) arbitrary bytes as the server's
 // side of the handshake: it must fail, never panic or hang.
 func FuzzConnHandshake(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0x04, 0x50, 1, 2, 3})
 	f.Add(append([]byte{0x04, 0x50}, make([]byte, 0x450)...))
-	p := protocol(f, noise.PQNN, "ML-KEM-512")
-	ccfg, _ := connConfigs(f, p)
+	var clients []*noise.Config
+	for _, pat := range []noise.Pattern{noise.PQNN, noise.PQNN.WithPSK(2), noise.HybridNN, noise.HybridNK.WithPSK(2)} {
+		ccfg, _ := connConfigs(f, protocol(f, pat, "ML-KEM-512"))
+		clients = append(clients, ccfg)
+	}
 	f.Fuzz(func(t *testing.T, stream []byte) {
+		ccfg := clients[len(stream)%len(clients)]
 		a, b := pipe(t)
 		go func() {
 			go io.Copy(io.Discard, b)

@@ -258,8 +258,7 @@ func (p Protocol) check() error {
 		}
 	}
 	if kem.EphemeralOnly(p.KEM) && p.Pattern.hasStaticKeys() {
-		return fmt.Errorf("noise: %s is not safe as a static key (its keys are for one exchange, or a few: eFrodoKEM allows fewer than 2^8 ciphertexts per key, the CCS 2016 Frodo key exchange is passively secure and single-use); of the KEM patterns only pqNN, which has no static keys, may use it",
-			p.KEM.Name())
+		return fmt.Errorf("noise: %s is not safe as a static key (ephemeral-only: pqNN, or an EphemeralKEM)", p.KEM.Name())
 	}
 	sizes := p.MessageSizes()
 	for i, n := range sizes {

@@ -348,11 +348,12 @@ func runVector(t *testing.T, v *vector) {
 
 func head(b []byte) []byte { return b[:min(len(b), 16)] }
 
-// TestClatterText runs Clatter's two vectors as published (text, one
-// counter RNG shared by both parties, static keys drawn first), not their
-// JSON rewrites.
+// TestClatterText runs Clatter's four Rust-made vectors as published
+// (text, one counter RNG shared by both parties, static keys drawn
+// first), not their JSON rewrites: two PQ and two hybrid.
 func TestClatterText(t *testing.T) {
-	files := []string{"pqnoise/clatter/pq_xx_mlkem768_chacha_sha256.txt", "pqnoise/clatter/pq_ik_mlkem768_aes_sha512.txt"}
+	files := []string{"pqnoise/clatter/pq_xx_mlkem768_chacha_sha256.txt", "pqnoise/clatter/pq_ik_mlkem768_aes_sha512.txt",
+		"pqnoise/clatter/hybrid_xx_x25519_mlkem768_chacha_sha256.txt", "pqnoise/clatter/hybrid_ik_x25519_mlkem768_aes_sha512.txt"}
 	vectors.Require(t, files...)
 	payloads := []string{"Scream without a sound", "Flying off the handle", "Eugene gene the dance machine"}
 	for _, f := range files {
@@ -378,7 +379,11 @@ func TestClatterText(t *testing.T) {
 					fields[k] = val
 				}
 			}
-			name := fmt.Sprintf("Noise_%s_MLKEM768_%s_%s", fields["pattern"], fields["cipher"], fields["hash"])
+			kems := "MLKEM768"
+			if fields["dh"] != "" {
+				kems = fields["dh"] + "+" + kems
+			}
+			name := fmt.Sprintf("Noise_%s_%s_%s_%s", fields["pattern"], kems, fields["cipher"], fields["hash"])
 			p, err := noise.ParseProtocol(name)
 			if err != nil {
 				t.Fatal(err)
@@ -389,13 +394,31 @@ func TestClatterText(t *testing.T) {
 				rng.Read(b)
 				return b
 			}
-			si, err := p.KEM.NewDecapsulationKey(seed())
-			if err != nil {
-				t.Fatal(err)
+			// Hybrid: both X25519 static keys are drawn first, then
+			// both KEM seeds.
+			var dh [2][]byte
+			if p.Pattern.Hybrid() {
+				for i := range dh {
+					dh[i] = make([]byte, 32)
+					rng.Read(dh[i])
+				}
 			}
-			sr, err := p.KEM.NewDecapsulationKey(seed())
-			if err != nil {
-				t.Fatal(err)
+			var si, sr kem.DecapsulationKey
+			for i, k := range []*kem.DecapsulationKey{&si, &sr} {
+				var err error
+				if *k, err = p.KEM.NewDecapsulationKey(seed()); err != nil {
+					t.Fatal(err)
+				}
+				if dh[i] == nil {
+					continue
+				}
+				x, err := ecdh.X25519().NewPrivateKey(dh[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if *k, err = noise.NewHybridDecapsulationKey(x, *k); err != nil {
+					t.Fatal(err)
+				}
 			}
 			prologue := vectors.Hex(t, fields["prologue_hex"])
 			icfg := &noise.HandshakeConfig{Protocol: p, Initiator: true, Prologue: prologue, StaticKey: si}
