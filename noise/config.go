@@ -23,7 +23,15 @@ var ErrPeerKeyRefused = errors.New("noise: peer static key refused")
 // changed while they use it.
 type Config struct {
 	// Protocol is the protocol both sides run; the client is the
-	// initiator, the server the responder.
+	// initiator, the server the responder. Its zero fields take defaults,
+	// so that a zero Config with keys works: a zero Cipher is AESGCM and
+	// a zero Hash SHA256 (the defaults of `pqkem serve` and `pqkem
+	// connect`); a nil KEM is the scheme of StaticKey, or else of
+	// PeerStaticKey (of its KEM half for a hybrid key); a zero Pattern is
+	// PQNK (HybridNK with hybrid keys), in which the server has a static
+	// key and the client knows it beforehand: give the server StaticKey
+	// and the client PeerStaticKey. [Conn.ConnectionState] reports the
+	// protocol with its defaults filled in.
 	Protocol Protocol
 
 	// Prologue is data both sides must agree on without sending it; it
@@ -76,6 +84,40 @@ type Config struct {
 	HandshakeTimeout time.Duration
 }
 
+// protocol returns c.Protocol with its zero fields filled in (see
+// [Config.Protocol]).
+func (c *Config) protocol() Protocol {
+	p := c.Protocol
+	if p.Cipher == 0 {
+		p.Cipher = AESGCM
+	}
+	if p.Hash == 0 {
+		p.Hash = SHA256
+	}
+	var key kem.Scheme
+	hybrid := false
+	if c.StaticKey != nil {
+		key = c.StaticKey.Scheme()
+		_, hybrid = c.StaticKey.(*HybridDecapsulationKey)
+	} else if c.PeerStaticKey != nil {
+		key = c.PeerStaticKey.Scheme()
+		_, hybrid = c.PeerStaticKey.(*HybridEncapsulationKey)
+	}
+	if h, ok := key.(hybridScheme); ok {
+		key = h.k
+	}
+	if p.KEM == nil {
+		p.KEM = key
+	}
+	if p.Pattern == 0 {
+		p.Pattern = PQNK
+		if hybrid {
+			p.Pattern = HybridNK
+		}
+	}
+	return p
+}
+
 func (c *Config) handshakeTimeout() time.Duration {
 	if c.HandshakeTimeout == 0 {
 		return DefaultHandshakeTimeout
@@ -86,13 +128,13 @@ func (c *Config) handshakeTimeout() time.Duration {
 // handshakeConfig returns the HandshakeConfig of the client or the server.
 func (c *Config) handshakeConfig(client bool) *HandshakeConfig {
 	hc := &HandshakeConfig{
-		Protocol:  c.Protocol,
+		Protocol:  c.protocol(),
 		Initiator: client,
 		Prologue:  c.Prologue,
 		StaticKey: c.StaticKey,
 		PSKs:      c.PSKs,
 	}
-	if c.Protocol.Pattern.NeedsRemoteStaticKey(client) {
+	if hc.Protocol.Pattern.NeedsRemoteStaticKey(client) {
 		hc.RemoteStaticKey = c.PeerStaticKey
 	}
 	return hc
@@ -107,7 +149,7 @@ func (c *Config) precompute(client bool) {
 	if k, ok := c.StaticKey.(kem.Precomputer); ok {
 		k.Precompute()
 	}
-	if c.Protocol.Pattern.NeedsRemoteStaticKey(client) {
+	if c.protocol().Pattern.NeedsRemoteStaticKey(client) {
 		if k, ok := c.PeerStaticKey.(kem.Precomputer); ok {
 			k.Precompute()
 		}
@@ -129,7 +171,7 @@ func (c *Config) check(client bool) error {
 // checkPeer checks what the Config says about the peer's static key
 // against the pattern; NewHandshakeState checks the rest.
 func (c *Config) checkPeer(client bool) error {
-	p := c.Protocol
+	p := c.protocol()
 	peerHasKey := p.Pattern.NeedsRemoteStaticKey(client) || p.Pattern.ReceivesStaticKey(client)
 	switch {
 	case !peerHasKey && (c.PeerStaticKey != nil || c.VerifyPeerStaticKey != nil):

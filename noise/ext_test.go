@@ -426,3 +426,41 @@ func TestExtConn(t *testing.T) {
 		}
 	})
 }
+
+// TestZeroConfig: a Config with only keys runs pqNK (hybridNK with hybrid
+// keys) with the keys' KEM, AESGCM and SHA256; a Config without keys or
+// KEM is refused with a short error.
+func TestZeroConfig(t *testing.T) {
+	leaktest.Check(t)
+	mlkem768, _ := kem.ByName("ML-KEM-768")
+	for _, pat := range []noise.Pattern{noise.PQNK, noise.HybridNK} {
+		p := noise.Protocol{Pattern: pat, KEM: mlkem768}
+		_, sr := protocolKeys(t, p)
+		want := "Noise_pqNK_MLKEM768_AESGCM_SHA256"
+		if pat.Hybrid() {
+			want = "Noise_hybridNK_25519+MLKEM768_AESGCM_SHA256"
+		}
+		a, b := pipe(t)
+		server := noise.Server(b, &noise.Config{StaticKey: sr})
+		serr := serve(server.Handshake)
+		client := noise.Client(a, &noise.Config{PeerStaticKey: sr.EncapsulationKey()})
+		if err := client.Handshake(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-serr; err != nil {
+			t.Fatal(err)
+		}
+		if got := client.ConnectionState().Protocol.String(); got != want {
+			t.Errorf("protocol %s, want %s", got, want)
+		}
+		if got := server.ConnectionState().Protocol.String(); got != want {
+			t.Errorf("server protocol %s, want %s", got, want)
+		}
+		a.Close() // not client.Close: nobody reads its end marker
+		b.Close()
+	}
+	a, _ := pipe(t)
+	if err := noise.Client(a, &noise.Config{}).Handshake(); err == nil || !strings.Contains(err.Error(), "has no KEM") {
+		t.Errorf("zero Config: %v", err)
+	}
+}
