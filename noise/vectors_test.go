@@ -176,11 +176,11 @@ func runVector(t *testing.T, v *vector) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ekemName, skemName := v.KEMFIPS203Name, v.KEMFIPS203Name
+	skemName := v.KEMFIPS203Name
 	if v.EKEM != "" {
-		ekemName, skemName = v.EKEMFIPS203Name, v.SKEMFIPS203Name
-		if p.EphemeralKEM == nil || p.EphemeralKEM.Name() != ekemName {
-			t.Fatalf("ParseProtocol(%q): ephemeral KEM %v, want %s", v.ProtocolName, p.EphemeralKEM, ekemName)
+		skemName = v.SKEMFIPS203Name
+		if p.EphemeralKEM == nil || p.EphemeralKEM.Name() != v.EKEMFIPS203Name {
+			t.Fatalf("ParseProtocol(%q): ephemeral KEM %v, want %s", v.ProtocolName, p.EphemeralKEM, v.EKEMFIPS203Name)
 		}
 	}
 	if p.String() != v.ProtocolName || p.Pattern.String() != v.Pattern || p.Cipher.String() != v.Cipher ||
