@@ -94,8 +94,11 @@
 // [ErrMessageTooLarge]. [Conn] sends empty handshake payloads, and
 // refuses a handshake message of another size than the protocol's with a
 // [*MessageSizeError] (a peer running another pattern or KEM). A scheme
-// whose messages cannot fit (none of package kem's) is refused by
-// [NewHandshakeState].
+// whose messages cannot fit (none of package kem's in the PQ patterns) is
+// refused by [NewHandshakeState]. The table is for the PQ patterns with one
+// KEM: with a split pair, sizes follow [Protocol.MessageSizes], and a hybrid
+// pattern adds 32 bytes to every e and s, and the responder's ephemeral KEM
+// key, so the largest FrodoKEM sets do not fit some hybrid patterns.
 //
 // A KEM whose keys are not safe as long-term keys ([kem.EphemeralOnly]:
 // the eFrodoKEM sets, which allow fewer than 2^8 ciphertexts per key, the

@@ -279,6 +279,7 @@ func TestExtErrors(t *testing.T) {
 	mlkem768, _ := kem.ByName("ML-KEM-768")
 	mlkem1024, _ := kem.ByName("ML-KEM-1024")
 	efrodo, _ := kem.ByName("eFrodoKEM-640-AES")
+	frodo1344, _ := kem.ByName("FrodoKEM-1344-AES")
 	xx3 := noise.Protocol{Pattern: noise.PQXX.WithPSK(3), KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}
 	nn2 := noise.Protocol{Pattern: noise.PQNN.WithPSK(2), KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}
 
@@ -312,6 +313,7 @@ func TestExtErrors(t *testing.T) {
 		{"bad psk position", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQNN.WithPSK(3), KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "unknown pattern"},
 		{"ephemeral-only static", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQNK, KEM: efrodo, EphemeralKEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "not safe as a static key"},
 		{"hybrid needs hybrid key", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.HybridXX, KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}, Initiator: true, StaticKey: si}, "want X25519+ML-KEM-768"},
+		{"hybrid too large", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.HybridKX, KEM: frodo1344, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "does not fit"},
 		{"split static key", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQXX, KEM: mlkem1024, EphemeralKEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}, Initiator: true, StaticKey: si}, "is a ML-KEM-768 key, want ML-KEM-1024"},
 	} {
 		_, err := noise.NewHandshakeState(&c.cfg)

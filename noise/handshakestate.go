@@ -269,10 +269,14 @@ func (hs *HandshakeState) sender(i int) string {
 // [Protocol.MessageSizes] plus the payload, must fit [MaxMessageSize]; a
 // too large payload returns an error wrapping [ErrMessageTooLarge] and
 // leaves the handshake as it was. The payload is encrypted only once the
-// handshake has a key (from the first ekem or skem on): in pqNN, pqNX,
-// pqXN, pqXX, pqKN, pqKX, pqIN and pqIX the first message's payload is
-// sent in clear, and no payload before the last message is authenticated
-// to a peer whose static key has not been checked yet.
+// handshake has a key (from the first ekem, skem, DH token or psk on, and
+// in a PSK pattern from the first e): in pqNN, pqNX, pqXN, pqXX, pqKN,
+// pqKX, pqIN and pqIX (and their hybrid forms) the first message's payload
+// is sent in clear, and no payload before the last message is
+// authenticated to a peer whose static key has not been checked yet. In a
+// PSK pattern, a non-empty payload after a psk and before any randomness
+// of this party's is refused with [ErrPSKInvalid], as in Clatter (no
+// pattern this package accepts reaches that case).
 func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
 	if err := hs.turn(true); err != nil {
 		return out, err

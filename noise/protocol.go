@@ -263,8 +263,7 @@ func (p Protocol) check() error {
 	sizes := p.MessageSizes()
 	for i, n := range sizes {
 		if n > MaxMessageSize {
-			return fmt.Errorf("noise: %v does not fit: handshake message %d would be %d bytes with an empty payload, over the %d-byte limit of a Noise message",
-				p, i, n, MaxMessageSize)
+			return fmt.Errorf("noise: %v does not fit: message %d is %d bytes, over %d", p, i, n, MaxMessageSize)
 		}
 	}
 	return nil
