@@ -40,8 +40,10 @@ type Config struct {
 
 	// StaticKey is this side's static key pair, required exactly when
 	// [Pattern.NeedsStaticKey] says so for this side: for example the
-	// server's in pqNK, and both sides' in pqIK and pqKK. It must not be
-	// of an ephemeral-only KEM ([kem.EphemeralOnly]). Since it serves
+	// server's in pqNK, and both sides' in pqIK and pqKK. It is of the
+	// protocol's static KEM, [Protocol.KEM] (a [*HybridDecapsulationKey]
+	// of it in a hybrid pattern), which must not be an ephemeral-only KEM
+	// ([kem.EphemeralOnly]). Since it serves
 	// every handshake of the Config, [Listen], [NewListener], [Dial] and
 	// [Dialer] precompute it, or else the first handshake does, if its
 	// scheme can ([kem.Precomputer]), once: a FrodoKEM key then keeps its

@@ -22,10 +22,14 @@ type HandshakeConfig struct {
 	// example, what they negotiated beforehand); it may be empty. A
 	// mismatch fails the handshake at the first authenticated message.
 	Prologue []byte
-	// StaticKey is this party's static key pair, of the protocol's KEM.
-	// It is required exactly when [Pattern.NeedsStaticKey] says so.
+	// StaticKey is this party's static key pair, of the protocol's KEM
+	// (the static one, [Protocol.KEM], when the ephemeral KEM differs), a
+	// [*HybridDecapsulationKey] of it in a hybrid pattern. It is required
+	// exactly when [Pattern.NeedsStaticKey] says so.
 	StaticKey kem.DecapsulationKey
-	// RemoteStaticKey is the peer's static public key, known beforehand.
+	// RemoteStaticKey is the peer's static public key, known beforehand,
+	// of the same scheme as StaticKey (a [*HybridEncapsulationKey] in a
+	// hybrid pattern).
 	// It is required exactly when [Pattern.NeedsRemoteStaticKey] says
 	// so; in patterns where the peer sends its static key, read it with
 	// [HandshakeState.PeerStaticKey] instead.
