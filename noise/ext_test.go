@@ -487,3 +487,48 @@ func TestZeroConfig(t *testing.T) {
 		t.Errorf("zero Config: %v", err)
 	}
 }
+
+// TestPatternNames checks every pattern's name and PSK helpers: names
+// parse back, positions are ascending, and invalid positions make an
+// invalid pattern.
+func TestPatternNames(t *testing.T) {
+	n := 0
+	for _, base := range append(noise.Patterns(), noise.HybridPatterns()...) {
+		if base.Base() != base&0x0f || base.PSKs() != 0 || base.Hybrid() != strings.HasPrefix(base.String(), "hybrid") {
+			t.Errorf("%v: base %v, %d PSKs", base, base.Base(), base.PSKs())
+		}
+		for mask := range 32 {
+			var pos []int
+			for i := range 5 {
+				if mask&(1<<i) != 0 {
+					pos = append(pos, i)
+				}
+			}
+			p := base.WithPSK(pos...)
+			valid := len(pos) <= noise.MaxPSKs && (len(pos) == 0 || pos[len(pos)-1] <= base.Messages())
+			if got := p.Messages() != 0; got != valid {
+				t.Errorf("%v with psk %v: valid %v", base, pos, got)
+			}
+			if !valid {
+				continue
+			}
+			n++
+			if got := p.PSKPositions(); fmt.Sprint(got) != fmt.Sprint(pos) && len(pos) > 0 {
+				t.Errorf("%v: positions %v, want %v", p, got, pos)
+			}
+			kems := "MLKEM768"
+			if p.Hybrid() {
+				kems = "25519+" + kems
+			}
+			name := "Noise_" + p.String() + "_" + kems + "_AESGCM_SHA256"
+			q, err := noise.ParseProtocol(name)
+			if err != nil || q.Pattern != p || q.String() != name {
+				t.Errorf("ParseProtocol(%q) = %v, %v", name, q, err)
+			}
+		}
+	}
+	if p := noise.PQNN.WithPSK(5); p.Messages() != 0 || !strings.HasPrefix(p.String(), "Pattern(") {
+		t.Errorf("psk5: %v", p)
+	}
+	t.Logf("%d patterns", n)
+}

@@ -3,6 +3,7 @@ package noise_test
 import (
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/noise"
@@ -111,6 +112,32 @@ func FuzzConnHandshake(f *testing.F) {
 		}()
 		if err := noise.Client(a, ccfg).Handshake(); err == nil {
 			t.Fatal("a handshake with arbitrary bytes succeeded")
+		}
+	})
+}
+
+// FuzzParseProtocol parses arbitrary names: never a panic, and a name
+// that parses is the protocol's String, so names round-trip exactly.
+func FuzzParseProtocol(f *testing.F) {
+	for _, name := range []string{
+		"Noise_pqXX_MLKEM768_ChaChaPoly_SHA256",
+		"Noise_pqXXpsk3_MLKEM768+MLKEM1024_ChaChaPoly_BLAKE2b",
+		"Noise_hybridIKpsk1+psk2_25519+MLKEM768+FrodoKEM-640-AES_AESGCM_SHA512",
+		"Noise_pqNKpsk0_MLKEM768_ChaChaPoly_SHA256",
+		"Noise_pqNN_X25519MLKEM768+MLKEM768_AESGCM_BLAKE2s",
+	} {
+		f.Add(name)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		p, err := noise.ParseProtocol(name)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "noise: ") {
+				t.Fatalf("error %q", err)
+			}
+			return
+		}
+		if p.String() != name {
+			t.Fatalf("ParseProtocol(%q).String() = %q", name, p.String())
 		}
 	})
 }
