@@ -327,8 +327,29 @@ func TestExtErrors(t *testing.T) {
 		}
 	}
 
+	// A PSK in another place (pqXXpsk3 against pqXXpsk2): the names
+	// differ, so the first authenticated message fails.
+	{
+		ic, _ := configs(t, xx3, nil)
+		xx2 := xx3
+		xx2.Pattern = noise.PQXX.WithPSK(2)
+		_, rc := configs(t, xx2, nil)
+		init, err := noise.NewHandshakeState(ic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := noise.NewHandshakeState(rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := handshake(init, resp, nil, nil); err == nil {
+			t.Error("pqXXpsk3 against pqXXpsk2 succeeded")
+		}
+	}
+
 	// Peers on different KEM pairs: the reader sees a message of another
-	// size or fails authentication, never a panic.
+	// size or fails authentication, never a panic; a Conn reports the
+	// size.
 	a := noise.Protocol{Pattern: noise.PQXX, KEM: mlkem1024, EphemeralKEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}
 	b := noise.Protocol{Pattern: noise.PQXX, KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}
 	ic, _ := configs(t, a, nil)
@@ -343,6 +364,20 @@ func TestExtErrors(t *testing.T) {
 	}
 	if err := handshake(init, resp, nil, nil); err == nil {
 		t.Error("a handshake between different KEM pairs succeeded")
+	}
+	ccfg, _ := connConfigs(t, noise.Protocol{Pattern: noise.PQNK, KEM: mlkem1024, EphemeralKEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256})
+	_, scfg := connConfigs(t, noise.Protocol{Pattern: noise.PQNK, KEM: mlkem1024, Cipher: noise.AESGCM, Hash: noise.SHA256})
+	x, y := pipe(t)
+	serr := serve(func() error { return noise.Server(y, scfg).Handshake() })
+	cerr := serve(noise.Client(x, ccfg).Handshake)
+	err = <-serr
+	var se *noise.MessageSizeError
+	if !errors.As(err, &se) || se.Message != 0 {
+		t.Errorf("server with another ephemeral KEM: %v, want a MessageSizeError", err)
+	}
+	y.Close()
+	if err := <-cerr; err == nil {
+		t.Error("the client's handshake succeeded")
 	}
 }
 
