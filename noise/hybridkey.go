@@ -14,27 +14,11 @@ import (
 // secret (RFC 7748).
 const dhSize = 32
 
-// The static keys of the hybrid patterns ([HybridNN] to [HybridIX]) are
-// pairs: an X25519 key, for the DH tokens (es, se, ss), and a key of the
-// protocol's static KEM, for skem. They are kem keys whose scheme is
-// [HybridScheme] of the KEM, so that they go wherever a static key goes:
-// [HandshakeConfig.StaticKey], [HandshakeConfig.RemoteStaticKey],
-// [Config.StaticKey], [Config.PeerStaticKey], the key given to
-// [Config.VerifyPeerStaticKey] and [AllowPeers], and
-// [HandshakeState.PeerStaticKey].
-//
-// Their encodings are the X25519 key followed by the KEM key's: the
-// 32-byte public key then the KEM's encapsulation key (Bytes of a
-// [HybridEncapsulationKey]), and the 32-byte X25519 private key then the
-// KEM's seed (Bytes of a [HybridDecapsulationKey]). Clatter sends the two
-// public halves in this order in an s token.
-//
-// As kem keys, Encapsulate and Decapsulate use the KEM half alone: the
-// X25519 half serves only the DH tokens of a handshake.
-
 // HybridScheme returns the scheme of the hybrid static keys that pair an
-// X25519 key with a key of s; its name is "X25519+" and s's name. It is
-// not registered in package kem.
+// X25519 key with a key of s (not nil); its name is "X25519+" and s's
+// name. It is not registered in package kem, and package keyfile has no
+// encoding for its keys: keep the halves, and pair them with
+// [NewHybridDecapsulationKey] and [NewHybridEncapsulationKey].
 func HybridScheme(s kem.Scheme) kem.Scheme {
 	if h, ok := s.(hybridScheme); ok {
 		return h
@@ -92,6 +76,24 @@ func (h hybridScheme) NewEncapsulationKey(b []byte) (kem.EncapsulationKey, error
 
 // A HybridDecapsulationKey is the static key pair of a party in a hybrid
 // pattern: an X25519 private key and a KEM decapsulation key.
+//
+// The static keys of the hybrid patterns ([HybridNN] to [HybridIX]) are
+// pairs: an X25519 key, for the DH tokens (es, se, ss), and a key of the
+// protocol's static KEM, for skem. They are kem keys whose scheme is
+// [HybridScheme] of the KEM, so that they go wherever a static key goes:
+// [HandshakeConfig.StaticKey], [HandshakeConfig.RemoteStaticKey],
+// [Config.StaticKey], [Config.PeerStaticKey], the key given to
+// [Config.VerifyPeerStaticKey] and [AllowPeers], and
+// [HandshakeState.PeerStaticKey].
+//
+// Their encodings are the X25519 key followed by the KEM key's: the
+// 32-byte public key then the KEM's encapsulation key (Bytes of a
+// [HybridEncapsulationKey]), and the 32-byte X25519 private key then the
+// KEM's seed (Bytes of a [HybridDecapsulationKey]). Clatter sends the two
+// public halves in this order in an s token.
+//
+// As kem keys, Encapsulate and Decapsulate use the KEM half alone: the
+// X25519 half serves only the DH tokens of a handshake.
 type HybridDecapsulationKey struct {
 	dh *ecdh.PrivateKey
 	k  kem.DecapsulationKey
@@ -99,6 +101,7 @@ type HybridDecapsulationKey struct {
 
 // A HybridEncapsulationKey is the static public key of a party in a
 // hybrid pattern: an X25519 public key and a KEM encapsulation key.
+// See [HybridDecapsulationKey].
 type HybridEncapsulationKey struct {
 	dh *ecdh.PublicKey
 	k  kem.EncapsulationKey

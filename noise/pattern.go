@@ -63,9 +63,11 @@ const (
 	hybridFlag = 0x10
 	pskShift   = 8
 	pskMask    = 0x1f << pskShift // psk0 to psk4
-	// MaxPSKs is the most PSKs a handshake may use, as in Clatter.
-	MaxPSKs = 4
 )
+
+// MaxPSKs is the most psk tokens a pattern may have, as in Clatter (whose
+// PSK queue holds four).
+const MaxPSKs = 4
 
 // Patterns returns the twelve PQ patterns in the order of their constants.
 func Patterns() []Pattern {
