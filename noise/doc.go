@@ -37,9 +37,10 @@
 //
 // # Patterns
 //
-// In every pattern only the initiator (the client) has an ephemeral key
-// pair; the responder answers it with an encapsulation (ekem), and a
-// static key is authenticated by an encapsulation to it (skem). The first
+// In every PQ pattern only the initiator (the client) has an ephemeral
+// key pair (in the hybrid ones the responder has one too); the responder
+// answers it with an encapsulation (ekem), and a static key is
+// authenticated by an encapsulation to it (skem). The first
 // letter of a pattern says how the responder learns the initiator's
 // static key (N: there is none, K: known beforehand, X: sent in the
 // handshake, I: sent in the first message), the second how the initiator
