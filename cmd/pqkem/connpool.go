@@ -11,7 +11,8 @@ import (
 // goroutine of its own, at most max at once: while max connections are
 // being served the pool does not call Accept, so further connections wait
 // in the listener's queue (the kernel's backlog) until one ends. The
-// listeners of pqkem pake, pqkem serve and pqkem connect -listen use it.
+// listener of pqkem pake uses it; pqkem serve and pqkem connect -listen
+// have package internal/tunnel's.
 type connPool struct {
 	max  int
 	quit chan struct{} // closed by stopAccepting
