@@ -4,6 +4,7 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/binary"
+	"sync"
 	"sync/atomic"
 
 	"github.com/pqkem/pqkem/internal/keccak"
@@ -31,7 +32,8 @@ type matrixA struct {
 	ecb   *aesECB      // the assembly path (AES-NI or VAES), when available
 	// full is A, n x n row by row, once expand has made it; nil until
 	// then. A is public: keeping it needs no clearing.
-	full atomic.Pointer[[]uint16]
+	full      atomic.Pointer[[]uint16]
+	expanding sync.Mutex // held while expand makes full
 }
 
 func (a *matrixA) init(p *ParameterSet, seedA []byte) {
@@ -79,9 +81,14 @@ func (a *matrixA) rows4(i int, r *rowBuf) (rows []uint16, stride int) {
 }
 
 // expand generates A whole and keeps it, for later operations to read
-// instead of generating it again. Concurrent calls may each generate it;
-// one result is kept.
+// instead of generating it again. It generates A once: concurrent calls
+// wait for the first.
 func (a *matrixA) expand() {
+	if a.full.Load() != nil {
+		return
+	}
+	a.expanding.Lock()
+	defer a.expanding.Unlock()
 	if a.full.Load() != nil {
 		return
 	}
@@ -95,7 +102,7 @@ func (a *matrixA) expand() {
 		}
 	}
 	putWork(w)
-	a.full.CompareAndSwap(nil, &full)
+	a.full.Store(&full)
 }
 
 // gen4 sets rows 0..3 of r to rows i..i+3 of A.

@@ -34,8 +34,9 @@ type Config struct {
 	// [Pattern.NeedsStaticKey] says so for this side: for example the
 	// server's in pqNK, and both sides' in pqIK and pqKK. It must not be
 	// of an ephemeral-only KEM ([kem.EphemeralOnly]). Since it serves
-	// every handshake of the Config, the first handshake precomputes it
-	// if its scheme can ([kem.Precomputer]): a FrodoKEM key then keeps its
+	// every handshake of the Config, [Listen], [NewListener], [Dial] and
+	// [Dialer] precompute it, or else the first handshake does, if its
+	// scheme can ([kem.Precomputer]), once: a FrodoKEM key then keeps its
 	// matrix A, 800 KiB to 3.4 MiB, which makes each handshake's
 	// operations with it up to a quarter faster with the AES sets, about
 	// five times with SHAKE.
@@ -47,8 +48,8 @@ type Config struct {
 	// pqNK, pqXK, pqIK and pqKK; the client's key for a server in pqKN,
 	// pqKK and pqKX) it is required. In a pattern where the peer sends its
 	// static key, it is optional, and if set the key the peer sends must
-	// be this one (pinning). A key known beforehand is precomputed at the
-	// first handshake, as StaticKey is.
+	// be this one (pinning). A key known beforehand is precomputed as
+	// StaticKey is.
 	PeerStaticKey kem.EncapsulationKey
 
 	// VerifyPeerStaticKey, if not nil, is called with the static key the
@@ -92,6 +93,8 @@ func (c *Config) handshakeConfig(client bool) *HandshakeConfig {
 // precompute has the static keys that every handshake of c uses (this
 // side's, and the peer's when it is known beforehand) keep what their
 // operations would otherwise compute each time, if their schemes can.
+// Precompute does the work once per key, however many handshakes ask at
+// the same time; later calls cost an atomic load.
 func (c *Config) precompute(client bool) {
 	if k, ok := c.StaticKey.(kem.Precomputer); ok {
 		k.Precompute()

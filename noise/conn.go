@@ -22,10 +22,22 @@ import (
 // has the size [Protocol.MessageSizes] gives, and a frame of another size
 // ends the handshake before its body is read.
 //
-// Noise has no closing message: a Read returns io.EOF when the peer
-// closes its side at a message boundary, which an attacker on the path
-// can also cause, so an application that must tell a complete stream from
-// a truncated one says where it ends in its own data (as HTTP does).
+// The end of each side's stream is authenticated, as close_notify is in
+// TLS: [Conn.CloseWrite] and [Conn.Close] send an end marker, an empty
+// transport message (a Write never sends one), and Read returns io.EOF
+// only after the peer's. A connection that ends without it, at a message
+// boundary or inside one, makes Read fail with [ErrTruncated]: an
+// attacker on the path who cuts the connection cannot make a stream look
+// complete.
+//
+// In patterns whose last handshake message is the responder's (pqNK,
+// pqIK, ...), the client proves that it completed the handshake with a
+// confirmation, an empty transport message sent at once; the server's
+// handshake ends only when the client's first transport message (that
+// confirmation, or data from an implementation that sends none) has been
+// read and authenticated, so that a replayed first message gets a server
+// no further than its handshake. See the package documentation for the
+// wire format.
 //
 // Read and Write may be called concurrently with each other, and Close
 // with anything.
@@ -44,20 +56,33 @@ type Conn struct {
 		frames  frameReader
 		cs      *CipherState
 		pending []byte // decrypted and not yet read
-		empty   int    // consecutive empty messages
-		err     error
+		err     error  // io.EOF after the peer's end marker
 	}
 	out struct {
 		sync.Mutex
 		buf []byte
 		cs  *CipherState
-		err error
+		err error // errWriteAfterEnd once the end marker is sent
+		end error // the result of sending the end marker, once sent
 	}
 }
 
-// maxEmptyMessages is how many consecutive empty transport messages a Read
-// accepts, so that a peer cannot keep it busy without data.
-const maxEmptyMessages = 16
+// ErrTruncated is the error (wrapped, with the detail) of a Read whose
+// peer's stream ended without its end marker: the connection was closed
+// or cut at a message boundary or inside a message. It wraps
+// io.ErrUnexpectedEOF.
+var ErrTruncated error = errTruncated{}
+
+type errTruncated struct{}
+
+func (errTruncated) Error() string { return "noise: stream truncated (no end marker)" }
+func (errTruncated) Unwrap() error { return io.ErrUnexpectedEOF }
+
+var errWriteAfterEnd = errors.New("noise: write after CloseWrite")
+
+// endMarkerTimeout bounds the write of the end marker in Close, for a
+// peer that reads nothing.
+const endMarkerTimeout = 5 * time.Second
 
 // ConnectionState describes a connection.
 type ConnectionState struct {
@@ -250,6 +275,11 @@ func (c *Conn) runHandshake() error {
 		return err
 	}
 	c.in.cs, c.out.cs = recv, send
+	if len(sizes)%2 == 0 { // the responder wrote the last message
+		if err := c.confirm(); err != nil {
+			return err
+		}
+	}
 	c.state = ConnectionState{
 		HandshakeComplete: true,
 		Protocol:          p,
@@ -259,10 +289,58 @@ func (c *Conn) runHandshake() error {
 	return nil
 }
 
+// confirm completes a handshake whose last message the responder wrote:
+// the client sends its confirmation, and the server reads the client's
+// first transport message (keeping any data it holds for Read). Both
+// hold the in and out locks.
+func (c *Conn) confirm() error {
+	if c.isClient {
+		if err := c.writeMessage(nil); err != nil {
+			return fmt.Errorf("noise: sending the handshake confirmation: %w", err)
+		}
+		return nil
+	}
+	if err := c.readMessage(); err != nil {
+		if errors.Is(err, ErrTruncated) {
+			return fmt.Errorf("noise: the client closed the connection before confirming the handshake: %w", io.ErrUnexpectedEOF)
+		}
+		return fmt.Errorf("noise: reading the client's handshake confirmation: %w", err)
+	}
+	if c.in.err == io.EOF {
+		c.in.err = nil // an empty message first is the confirmation
+	}
+	return nil
+}
+
+// readMessage reads and decrypts the next transport message into
+// c.in.pending, or, for an empty one, sets c.in.err to io.EOF. Errors
+// other than a timeout stay in c.in.err. It holds c.in.
+func (c *Conn) readMessage() error {
+	msg, err := c.in.frames.next(checkTransportSize)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = ErrTruncated
+		}
+		if ne, ok := err.(net.Error); !ok || !ne.Timeout() {
+			c.in.err = err
+		}
+		return err
+	}
+	if c.in.pending, err = c.in.cs.Decrypt(msg[:0], nil, msg); err != nil {
+		c.in.err = err
+		return err
+	}
+	if len(c.in.pending) == 0 {
+		c.in.err = io.EOF // the end marker
+	}
+	return nil
+}
+
 // Read reads plaintext, running the handshake first if needed. It
-// returns io.EOF when the peer has closed its side at a message boundary;
-// a message that fails authentication returns an error wrapping
-// [ErrAuthentication], and every later Read the same error.
+// returns io.EOF after the peer's end marker, and an error wrapping
+// [ErrTruncated] if the connection ends without it. A message that fails
+// authentication returns an error wrapping [ErrAuthentication]. Every
+// later Read returns the same error; a timeout may be retried.
 func (c *Conn) Read(b []byte) (int, error) {
 	if err := c.Handshake(); err != nil {
 		return 0, err
@@ -276,22 +354,8 @@ func (c *Conn) Read(b []byte) (int, error) {
 		if c.in.err != nil {
 			return 0, c.in.err
 		}
-		msg, err := c.in.frames.next(checkTransportSize)
-		if err != nil {
-			if ne, ok := err.(net.Error); !ok || !ne.Timeout() {
-				c.in.err = err
-			}
+		if err := c.readMessage(); err != nil {
 			return 0, err
-		}
-		if c.in.pending, err = c.in.cs.Decrypt(msg[:0], nil, msg); err != nil {
-			c.in.err = err
-			return 0, err
-		}
-		if len(c.in.pending) > 0 {
-			c.in.empty = 0
-		} else if c.in.empty++; c.in.empty > maxEmptyMessages {
-			c.in.err = fmt.Errorf("noise: the peer sent more than %d empty messages in a row", maxEmptyMessages)
-			return 0, c.in.err
 		}
 	}
 	n := copy(b, c.in.pending)
@@ -319,15 +383,9 @@ func (c *Conn) Write(b []byte) (int, error) {
 		return 0, c.out.err
 	}
 	n := 0
-	for len(b) > 0 {
+	for len(b) > 0 { // an empty b sends nothing: empty is the end marker
 		chunk := b[:min(len(b), MaxPlaintextSize)]
-		frame, err := c.out.cs.Encrypt(appendFrameHeader(c.out.buf[:0]), nil, chunk)
-		if err != nil {
-			c.out.err = err
-			return n, err
-		}
-		c.out.buf = frame[:0]
-		if _, err := c.conn.Write(finishFrame(frame)); err != nil {
+		if err := c.writeMessage(chunk); err != nil {
 			c.out.err = err
 			return n, err
 		}
@@ -337,9 +395,48 @@ func (c *Conn) Write(b []byte) (int, error) {
 	return n, nil
 }
 
-// Close closes the connection; a Read or Write blocked on it returns. The
-// session's keys are dropped.
+// writeMessage encrypts and sends one transport message. It holds c.out.
+func (c *Conn) writeMessage(plaintext []byte) error {
+	frame, err := c.out.cs.Encrypt(appendFrameHeader(c.out.buf[:0]), nil, plaintext)
+	if err != nil {
+		return err
+	}
+	c.out.buf = frame[:0]
+	_, err = c.conn.Write(finishFrame(frame))
+	return err
+}
+
+// sendEnd sends the end marker once; later calls return the first's
+// result. It holds c.out.
+func (c *Conn) sendEnd() error {
+	if c.out.end != nil || c.out.err == errWriteAfterEnd {
+		return c.out.end
+	}
+	if c.out.err != nil {
+		return c.out.err
+	}
+	c.out.end = c.writeMessage(nil)
+	c.out.err = errWriteAfterEnd
+	return c.out.end
+}
+
+// Close sends the end marker, unless it was sent already, the handshake
+// has not completed or a Write is in progress, and closes the
+// connection; a Read or Write blocked on it returns. The session's keys
+// are dropped. The end marker's write is bounded by a few seconds, for a
+// peer that reads nothing.
+//
+// To end a connection as failed, so that the peer's Read reports
+// [ErrTruncated] or a reset rather than io.EOF, close the underlying
+// connection ([Conn.NetConn]) first.
 func (c *Conn) Close() error {
+	if c.handshakeDone.Load() && c.handshakeErr == nil && c.out.TryLock() {
+		if c.out.err == nil {
+			c.conn.SetWriteDeadline(time.Now().Add(endMarkerTimeout))
+			c.sendEnd()
+		}
+		c.out.Unlock()
+	}
 	err := c.conn.Close()
 	c.in.Lock()
 	c.in.cs, c.in.pending = nil, nil
@@ -349,26 +446,32 @@ func (c *Conn) Close() error {
 	c.in.Unlock()
 	c.out.Lock()
 	c.out.cs = nil
-	if c.out.err == nil {
+	if c.out.err == nil || c.out.err == errWriteAfterEnd {
 		c.out.err = net.ErrClosed
 	}
 	c.out.Unlock()
 	return err
 }
 
-// CloseWrite shuts down the writing side of the underlying connection, if
-// it has one (as *net.TCPConn does), so that the peer's Read returns
-// io.EOF once it has read everything sent before.
+// CloseWrite sends the end marker, so that the peer's Read returns io.EOF
+// once it has read everything sent before, and then shuts down the
+// writing side of the underlying connection if it has one (as
+// *net.TCPConn does). Later Writes fail; calling it again returns the
+// first call's result.
 func (c *Conn) CloseWrite() error {
 	if !c.handshakeDone.Load() || c.handshakeErr != nil {
 		return errors.New("noise: CloseWrite before the handshake completed")
 	}
-	cw, ok := c.conn.(interface{ CloseWrite() error })
-	if !ok {
-		return errors.New("noise: the underlying connection has no CloseWrite")
-	}
 	c.out.Lock()
 	defer c.out.Unlock()
-	c.out.err = errors.New("noise: write after CloseWrite")
-	return cw.CloseWrite()
+	if c.out.end != nil || c.out.err == errWriteAfterEnd {
+		return c.out.end
+	}
+	if err := c.sendEnd(); err != nil {
+		return err
+	}
+	if cw, ok := c.conn.(interface{ CloseWrite() error }); ok {
+		c.out.end = cw.CloseWrite()
+	}
+	return c.out.end
 }

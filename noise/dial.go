@@ -36,6 +36,7 @@ func (d *Dialer) dial(ctx context.Context, network, addr string) (*Conn, error) 
 	if err := d.Config.check(true); err != nil {
 		return nil, err
 	}
+	d.Config.precompute(true)
 	nd := d.NetDialer
 	if nd == nil {
 		nd = new(net.Dialer)
@@ -78,8 +79,12 @@ func Listen(network, laddr string, config *Config) (net.Listener, error) {
 // handshake runs on the connection's first Read or Write, or its
 // Handshake, in the caller's goroutine, bounded by
 // Config.HandshakeTimeout: a client that stalls holds no goroutine of the
-// listener.
+// listener. The Config's static keys are precomputed ([kem.Precomputer])
+// before NewListener returns.
 func NewListener(inner net.Listener, config *Config) net.Listener {
+	if config != nil {
+		config.precompute(false)
+	}
 	return &listener{inner, config}
 }
 

@@ -111,13 +111,41 @@
 // [Config.PeerStaticKey] and [Config.VerifyPeerStaticKey] as soon as it
 // receives them.
 //
-// Noise has no closing message, so a [Conn]'s io.EOF at a message
-// boundary is not authenticated; an application that must detect
-// truncation says where its data ends. A [Conn]'s handshake is bounded by
+// A [Conn]'s end of stream is authenticated (see "Framing" below): an
+// attacker who cuts the connection makes Read fail with [ErrTruncated],
+// never return io.EOF. A server's handshake completes only once the
+// client has proven that it completed its own (a replayed first message
+// gets no further). A [Conn]'s handshake is bounded by
 // [Config.HandshakeTimeout] (ten seconds by default); after it, Read and
 // Write are bounded by the deadlines the application sets, as with
 // net.Conn and crypto/tls. A connection holds at most one 65,537-byte
 // frame of its peer's input.
+//
+// # Framing
+//
+// On a stream, [Conn] sends every Noise message, handshake or transport,
+// as a 2-byte big-endian length and the message (Noise section 3 suggests
+// it). Handshake messages carry empty payloads. After the handshake:
+//
+//   - In the patterns whose last handshake message is the responder's
+//     (those with an even number of messages: pqNN, pqNK, pqKN, pqKK,
+//     pqIN, pqIK, ...), the initiator sends a confirmation at once: a
+//     transport message with an empty payload. The responder's handshake
+//     ends when it has read and authenticated the initiator's first
+//     transport message, the confirmation or, from an implementation
+//     that sends none, data. A server of a protocol in which the server
+//     speaks first therefore needs a client that confirms.
+//   - Data travels in transport messages of 1 to [MaxPlaintextSize]
+//     bytes of payload: a Write never sends an empty one.
+//   - Each side ends its stream with the end marker, a transport message
+//     with an empty payload ([Conn.CloseWrite], [Conn.Close]). Read
+//     returns io.EOF after it, and ignores anything that follows it; a
+//     connection that ends without it (at a message boundary or inside a
+//     message) is [ErrTruncated].
+//
+// Both are ordinary transport messages, so a Noise implementation that
+// does not know them reads them as empty payloads; but without an end
+// marker from it, its streams end truncated for a [Conn].
 //
 // Secrets are never logged or put in error strings. Shared secrets, the
 // chaining key and the handshake's keys are wiped when they are no longer

@@ -40,7 +40,7 @@ func (f *frameReader) reserve(n int) {
 // following call; it may be modified in place. check is called with the
 // length from the header before the message is read, and its error is
 // returned. At a frame boundary, end of input is io.EOF; inside a frame it
-// is an error wrapping io.ErrUnexpectedEOF.
+// is an error wrapping [ErrTruncated] (and so io.ErrUnexpectedEOF).
 func (f *frameReader) next(check func(n int) error) ([]byte, error) {
 	checked := false
 	for {
@@ -81,7 +81,7 @@ func (f *frameReader) next(check func(n int) error) ([]byte, error) {
 				if f.end == f.off {
 					return nil, io.EOF
 				}
-				return nil, fmt.Errorf("noise: connection closed in the middle of a frame (%d bytes of it read): %w", f.end-f.off, io.ErrUnexpectedEOF)
+				return nil, fmt.Errorf("%w: closed inside a frame (%d bytes of it read)", ErrTruncated, f.end-f.off)
 			}
 			return nil, err
 		}

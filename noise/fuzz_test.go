@@ -56,8 +56,8 @@ func FuzzReadMessage(f *testing.F) {
 }
 
 // FuzzConnRead gives a server Conn, after a real handshake, arbitrary
-// bytes as its transport stream: Read must end with an error (io.EOF for
-// an empty stream), never a panic or a hang.
+// bytes as its transport stream: Read must end with an error
+// (ErrTruncated for an empty stream), never a panic or a hang.
 func FuzzConnRead(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0, 16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
@@ -72,7 +72,7 @@ func FuzzConnRead(f *testing.F) {
 		buf := make([]byte, 512)
 		for {
 			if _, err := srv.Read(buf); err != nil {
-				if len(stream) == 0 && !errors.Is(err, io.EOF) {
+				if len(stream) == 0 && !errors.Is(err, noise.ErrTruncated) {
 					t.Fatalf("empty stream: %v", err)
 				}
 				return

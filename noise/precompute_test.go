@@ -114,3 +114,35 @@ func TestConnPrecomputedFrodo(t *testing.T) {
 		}
 	}
 }
+
+// Listen and Dial precompute the Config's keys before any handshake.
+func TestListenDialPrecompute(t *testing.T) {
+	leaktest.Check(t)
+	p := protocol(t, noise.PQNK, "ML-KEM-768")
+	ccfg, scfg := connConfigs(t, p)
+	var server, client atomic.Int32
+	scfg.StaticKey = countingDK{scfg.StaticKey, &server}
+	ccfg.PeerStaticKey = countingEK{ccfg.PeerStaticKey, &client}
+	l, err := noise.Listen("tcp", "127.0.0.1:0", scfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if server.Load() != 1 {
+		t.Errorf("Listen: the server's key precomputed %d times, want 1", server.Load())
+	}
+	go func() {
+		c, err := l.Accept()
+		if err == nil {
+			c.Close()
+		}
+	}()
+	d := noise.Dialer{Config: ccfg}
+	c, err := d.Dial("tcp", l.Addr().String())
+	if err == nil {
+		c.Close()
+	}
+	if client.Load() < 1 {
+		t.Error("Dial did not precompute the server's key")
+	}
+}

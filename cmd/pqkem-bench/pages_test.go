@@ -53,12 +53,14 @@ func TestPagesJSON(t *testing.T) {
 		}
 	}
 	// The Noise handshake on the wire: each message with an empty payload
-	// and its 2-byte length.
+	// and its 2-byte length, and the client's confirmation (an empty
+	// transport message: a 16-byte tag).
 	s, _ := kem.ByName("ML-KEM-768")
 	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
 	sizes := p.MessageSizes()
-	if nc.Protocol != p.String() || nc.Handshake.ClientToServer != int64(2+sizes[0]) || nc.Handshake.ServerToClient != int64(2+sizes[1]) {
-		t.Errorf("%s: %s, %d and %d bytes; want %v, %d and %d", nc.Label, nc.Protocol, nc.Handshake.ClientToServer, nc.Handshake.ServerToClient, p, 2+sizes[0], 2+sizes[1])
+	const confirmation = 2 + 16
+	if nc.Protocol != p.String() || nc.Handshake.ClientToServer != int64(2+sizes[0]+confirmation) || nc.Handshake.ServerToClient != int64(2+sizes[1]) {
+		t.Errorf("%s: %s, %d and %d bytes; want %v, %d and %d", nc.Label, nc.Protocol, nc.Handshake.ClientToServer, nc.Handshake.ServerToClient, p, 2+sizes[0]+confirmation, 2+sizes[1])
 	}
 	if tlsc.Handshake.ClientToServer == 0 || tlsc.Handshake.ServerToClient == 0 {
 		t.Errorf("TLS handshake of %d and %d bytes", tlsc.Handshake.ClientToServer, tlsc.Handshake.ServerToClient)

@@ -16,6 +16,7 @@
 //	pake     agree on a key with a peer who knows the same password (over TCP)
 //	serve    accept PQNoise connections and forward each to a TCP service
 //	connect  forward standard input and output, or a local port, over PQNoise to 'pqkem serve'
+//	version  print the version of pqkem and the Go it was built with
 //	help     show help for pqkem or for one command
 //
 // Key files are PKCS#8 and SubjectPublicKeyInfo, PEM or DER, as RFC 9935
@@ -55,6 +56,7 @@ var program = &cli.Program{
 		cmdPake,
 		cmdServe,
 		cmdConnect,
+		cmdVersion,
 	},
 }
 
