@@ -120,7 +120,8 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		}
 	}
 	c.cfg = &noise.Config{Protocol: p, StaticKey: dk, PeerStaticKey: ek, HandshakeTimeout: c.timeout}
-	lg := newTunnelLog(out.Stderr, "connect", c.quiet)
+	lg := newTunnelLog(out.Stderr, "connect", c.quiet, c.listen != "")
+	defer lg.Close()
 	keys := "server key " + keyfile.Fingerprint(ek)
 	if dk != nil {
 		keys += ", client key " + keyfile.Fingerprint(dk.EncapsulationKey())
@@ -261,7 +262,7 @@ func stdioResult(r *tunnel.Result) error {
 	switch cause {
 	case "reset":
 		meaning = "the server reset the connection"
-		hint = "the service behind the server may have failed or refused the connection, or the server stopped; its log says which"
+		hint = "the server's log says why: the service failed or refused, data was changed or cut on the path, or the server stopped"
 	case "truncated":
 		hint = "the connection was cut, by the network or by someone on the path"
 	case "tampered":

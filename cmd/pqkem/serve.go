@@ -147,7 +147,8 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 	if err != nil {
 		return err
 	}
-	lg := newTunnelLog(out.Stderr, "serve", c.quiet)
+	lg := newTunnelLog(out.Stderr, "serve", c.quiet, true)
+	defer lg.Close()
 	metrics := tunnel.NewMetrics()
 	stopStatus, err := startStatus(c.status, metrics, lg)
 	if err != nil {

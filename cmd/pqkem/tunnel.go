@@ -209,9 +209,18 @@ func readAllowedKeys(name string) ([]kem.EncapsulationKey, error) {
 	return keys, nil
 }
 
-// newTunnelLog returns the log of a tunnel command.
-func newTunnelLog(w io.Writer, command string, quiet bool) *tunnel.Log {
-	return tunnel.NewLog(w, "pqkem "+command+": ", quiet)
+// failureLogInterval is the interval of the failures' summary in the
+// log of a listener. Tests shorten it.
+var failureLogInterval = time.Minute
+
+// newTunnelLog returns the log of a tunnel command: with a summary of
+// the failures if it listens (see tunnelHelp).
+func newTunnelLog(w io.Writer, command string, quiet, listens bool) *tunnel.Log {
+	interval := time.Duration(0)
+	if listens {
+		interval = failureLogInterval
+	}
+	return tunnel.NewLog(w, "pqkem "+command+": ", quiet, interval)
 }
 
 // runProxy serves the connections of ln with p until Accept fails or a

@@ -27,6 +27,12 @@ import (
 // (TestTunnelSignal, in tunnel_unix_test.go, runs serve in a process of
 // its own), on loopback, with an echo service behind the server.
 
+func init() {
+	// Every failure in full: the tests look for them. TestTunnelLogSummary
+	// sets the interval back.
+	failureLogInterval = 0
+}
+
 // syncBuffer is a bytes.Buffer that a running command writes while the
 // test reads it.
 type syncBuffer struct {

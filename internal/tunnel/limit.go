@@ -1,9 +1,16 @@
 package tunnel
 
-import "time"
+import (
+	"time"
 
-type buckets struct{}
+	"github.com/pqkem/pqkem/internal/ratelimit"
+)
 
-func newBuckets(rate float64, burst, keys int) *buckets { return &buckets{} }
+// buckets is the per-source rate limit of handshakes.
+type buckets struct{ b *ratelimit.Buckets }
 
-func (b *buckets) allow(key string, now time.Time) bool { return true }
+func newBuckets(rate float64, burst, keys int) *buckets {
+	return &buckets{ratelimit.NewBuckets(rate, burst, keys)}
+}
+
+func (b *buckets) allow(key string, now time.Time) bool { return b.b.Allow(key, now) }

@@ -5,23 +5,52 @@ import (
 	"log"
 	"sync"
 	"time"
+
+	"github.com/pqkem/pqkem/internal/ratelimit"
 )
 
-// A Log writes a tunnel's events to standard error, one line an event
-// with the UTC time. Failures go through a summary that writes the first
-// of each cause in an interval in full and then a line of counts, so
-// that a flood of failures cannot fill a disk.
+// A Log writes a tunnel's events, one line an event with the UTC time.
+// Failures go through a [ratelimit.Summary]: in each interval the first
+// failure of each cause is written in full and the others counted, in a
+// line a cause once the interval is over, so that a flood of failures
+// cannot fill a disk.
 type Log struct {
-	l     *log.Logger
-	quiet bool
-
-	mu sync.Mutex
+	l        *log.Logger
+	quiet    bool
+	interval time.Duration
+	sum      *ratelimit.Summary
+	stop     chan struct{}
+	done     chan struct{}
+	once     sync.Once
 }
 
 // NewLog returns a Log writing to w with the prefix, such as
-// "pqkem serve: "; with quiet, Infof writes nothing.
-func NewLog(w io.Writer, prefix string, quiet bool) *Log {
-	return &Log{l: log.New(w, prefix, log.LstdFlags|log.LUTC|log.Lmsgprefix), quiet: quiet}
+// "pqkem serve: "; with quiet, Infof writes nothing. interval is the
+// summary's interval (0 writes every failure). Close it when done.
+func NewLog(w io.Writer, prefix string, quiet bool, interval time.Duration) *Log {
+	l := &Log{l: log.New(w, prefix, log.LstdFlags|log.LUTC|log.Lmsgprefix), quiet: quiet, interval: interval}
+	l.sum = ratelimit.NewSummary(interval, func(line string) { l.l.Print(line) })
+	if interval > 0 {
+		l.stop, l.done = make(chan struct{}), make(chan struct{})
+		go l.flushEvery(interval)
+	}
+	return l
+}
+
+// flushEvery writes the counts of each interval, even when no failure
+// follows them.
+func (l *Log) flushEvery(interval time.Duration) {
+	defer close(l.done)
+	t := time.NewTicker(interval / 4)
+	defer t.Stop()
+	for {
+		select {
+		case now := <-t.C:
+			l.sum.Flush(now)
+		case <-l.stop:
+			return
+		}
+	}
 }
 
 // Printf logs an event that is always logged: the start, the stop, a
@@ -35,11 +64,20 @@ func (l *Log) Infof(format string, args ...any) {
 	}
 }
 
-// Failure logs a failure of the kind cause, rate-limited.
-func (l *Log) Failure(cause, line string) {
-	_ = time.Now()
-	l.l.Print(line)
+// Failure logs a failure of the kind cause (a short word), rate-limited:
+// the line is "cause: detail".
+func (l *Log) Failure(cause, detail string) {
+	l.sum.Event(cause, detail, time.Now())
 }
 
-// Close writes the counts not written yet and stops the summary.
-func (l *Log) Close() {}
+// Close writes the counts not written yet and stops the Log's
+// goroutine. The Log may still be written to after.
+func (l *Log) Close() {
+	l.once.Do(func() {
+		if l.stop != nil {
+			close(l.stop)
+			<-l.done
+		}
+		l.sum.Flush(time.Now().Add(l.interval))
+	})
+}
