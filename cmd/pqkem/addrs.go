@@ -10,9 +10,12 @@ import (
 )
 
 // parseListenAddr parses -listen: HOST:PORT, unix:PATH, fd:N or systemd.
-// Port 0, which sockets.Parse refuses (it is no port to connect to),
-// listens on a port the system picks.
-func parseListenAddr(s string) (sockets.Addr, error) {
+func parseListenAddr(s string) (sockets.Addr, error) { return parseListen("listen", s) }
+
+// parseListen parses the address to listen on of the flag name. Port 0,
+// which sockets.Parse refuses (it is no port to connect to), listens on
+// a port the system picks.
+func parseListen(name, s string) (sockets.Addr, error) {
 	if host, port, err := net.SplitHostPort(s); err == nil && port == "0" && !strings.HasPrefix(s, "unix:") && !strings.HasPrefix(s, "fd:") {
 		if _, err := sockets.Parse(net.JoinHostPort(host, "1")); err == nil {
 			return sockets.Addr{Network: "tcp", Address: s}, nil
@@ -20,7 +23,7 @@ func parseListenAddr(s string) (sockets.Addr, error) {
 	}
 	a, err := sockets.Parse(s)
 	if err != nil {
-		return a, cli.Usagef("-listen: %s", strings.TrimPrefix(err.Error(), "sockets: "))
+		return a, cli.Usagef("-%s: %s", name, strings.TrimPrefix(err.Error(), "sockets: "))
 	}
 	return a, nil
 }

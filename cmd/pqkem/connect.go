@@ -159,6 +159,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 			tc.Back = conn
 			return nil
 		},
+		Cause:   forwardCause,
 		Log:     lg,
 		Metrics: metrics,
 	}

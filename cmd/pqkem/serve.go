@@ -172,6 +172,7 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 		Handshake:      c.handshake,
 		Dial:           c.dial,
 		Describe:       c.describe,
+		Cause:          forwardCause,
 		Log:            lg,
 		Metrics:        metrics,
 	}

@@ -19,9 +19,9 @@ func startStatus(addr string, m *tunnel.Metrics, lg *tunnel.Log) (stop func(), e
 	if addr == "" {
 		return func() {}, nil
 	}
-	a, err := sockets.Parse(addr)
+	a, err := parseListen("status", addr)
 	if err != nil {
-		return nil, cli.Usagef("-status: %s", strings.TrimPrefix(err.Error(), "sockets: "))
+		return nil, err
 	}
 	if !isLoopback(a) {
 		return nil, cli.Usagef("-status %s: want a loopback HOST:PORT (127.0.0.1, [::1], localhost) or unix:PATH: the metrics are not for the network", addr)

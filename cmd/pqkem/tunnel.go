@@ -307,6 +307,12 @@ func failureCause(err error) (cause, meaning string) {
 	return "failed", ""
 }
 
+// forwardCause is failureCause's cause alone, for tunnel.Proxy.
+func forwardCause(err error) string {
+	cause, _ := failureCause(err)
+	return cause
+}
+
 // isClosedDuringHandshake reports whether a handshake error is the peer
 // closing or resetting the connection.
 func isClosedDuringHandshake(err error) bool {

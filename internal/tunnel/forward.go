@@ -72,6 +72,9 @@ type Options struct {
 	Idle time.Duration
 	// BufferSize is the size of each direction's buffer; 0 means 32 KiB.
 	BufferSize int
+	// OnBytes, if not nil, is called after each write with the bytes
+	// written, ab telling the direction (from a to b, or the other).
+	OnBytes func(ab bool, n int)
 }
 
 // Forward copies a to b and b to a, and returns once both directions
@@ -100,8 +103,8 @@ func Forward(ctx context.Context, a, b net.Conn, names [2]string, opts Options) 
 	}
 	stop := context.AfterFunc(ctx, func() { f.fail(ErrCut) })
 	var wg sync.WaitGroup
-	wg.Go(func() { f.copy(&r.AB, ra, rb, b, size) })
-	f.copy(&r.BA, rb, ra, a, size)
+	wg.Go(func() { f.copy(&r.AB, ra, rb, b, size, opts.OnBytes, true) })
+	f.copy(&r.BA, rb, ra, a, size, opts.OnBytes, false)
 	wg.Wait()
 	stop()
 	// Wait for a failure being recorded by the context's function, or
@@ -137,13 +140,16 @@ func (f *forwarder) fail(err error) {
 
 // copy copies src to dst (through r and w, which may add the idle
 // limit), then passes on src's end with dst's CloseWrite.
-func (f *forwarder) copy(d *Direction, r, w, dst net.Conn, size int) {
+func (f *forwarder) copy(d *Direction, r, w, dst net.Conn, size int, onBytes func(bool, int), ab bool) {
 	buf := make([]byte, size)
 	for {
 		n, rerr := r.Read(buf)
 		if n > 0 {
 			m, werr := w.Write(buf[:n])
 			d.Bytes += int64(m)
+			if onBytes != nil && m > 0 {
+				onBytes(ab, m)
+			}
 			if werr != nil {
 				f.end(d, &Error{"writing to", d.To, werr})
 				return

@@ -88,6 +88,9 @@ type Proxy struct {
 	// values passed to NewMetrics); nil means the error itself, cause
 	// "failed".
 	Describe func(err error) (cause, text string)
+	// Cause, if not nil, gives the cause of a forwarded connection's
+	// failure (one of [CloseResults]); nil means [Cause].
+	Cause func(err error) string
 	// Log is where the events go; it must not be nil.
 	Log *Log
 	// Metrics, if not nil, counts them.
@@ -266,11 +269,15 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 	}
 	p.Log.Infof("%s: connected to %v", c.Who, c.Back.RemoteAddr())
 	p.Metrics.connOpened()
-	r := Forward(p.ctx, c.Front, c.Back, p.Names, Options{Idle: p.Idle, BufferSize: p.BufferSize})
-	p.Metrics.connClosed(r)
+	r := Forward(p.ctx, c.Front, c.Back, p.Names, Options{Idle: p.Idle, BufferSize: p.BufferSize, OnBytes: p.Metrics.countBytes})
+	cause := Cause(r.Err)
+	if r.Err != nil && p.Cause != nil {
+		cause = p.Cause(r.Err)
+	}
+	p.Metrics.connClosed(cause)
 	line := c.Who + ": " + Summarize(r)
 	if r.Err != nil {
-		p.Log.Failure(Cause(r.Err), line)
+		p.Log.Failure(cause, line)
 	} else {
 		p.Log.Infof("%s", line)
 	}
