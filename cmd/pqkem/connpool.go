@@ -151,13 +151,6 @@ func (p *connPool) closeAll() {
 	}
 }
 
-// active returns the number of connections being served.
-func (p *connPool) active() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.conns)
-}
-
 // acceptedCount returns the number of connections accepted so far.
 func (p *connPool) acceptedCount() int {
 	p.mu.Lock()
