@@ -160,7 +160,7 @@ func (p *Proxy) admit(conn net.Conn) {
 	source := sourceKey(conn.RemoteAddr())
 	if p.limiter != nil && source != "" && !p.limiter.allow(source, now) {
 		p.Metrics.rateLimited()
-		p.Log.Failure("rate-limited", fmt.Sprintf("%v: handshake rate of its address over %g/s (burst %d): connection reset", conn.RemoteAddr(), p.Rate, p.Burst))
+		p.Log.Failure("rate-limited", fmt.Sprintf("%s: handshake rate of its address over %g/s (burst %d): connection reset", addrName(conn.RemoteAddr()), p.Rate, p.Burst))
 		Reset(conn)
 		return
 	}
@@ -183,7 +183,7 @@ func (p *Proxy) admit(conn net.Conn) {
 // serve runs one connection: its handshake, the wait for a place among
 // the forwarded connections, Dial, then Forward.
 func (p *Proxy) serve(e *pending, accepted time.Time) {
-	c := &Conn{Accepted: e.conn, Who: e.conn.RemoteAddr().String(), Front: e.conn}
+	c := &Conn{Accepted: e.conn, Who: addrName(e.conn.RemoteAddr()), Front: e.conn}
 	inPool := true
 	leave := func() {
 		if inPool {
@@ -199,7 +199,7 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 		case <-e.evicted:
 			cause, text = "dropped", "dropped for a newer connection while in its handshake (-max-handshakes or its address's share reached)"
 		default:
-			if errors.Is(err, context.Canceled) && p.ctx.Err() != nil {
+			if p.ctx.Err() != nil {
 				cause, text = "shutdown", "handshake cut by the shutdown"
 			} else if p.Describe != nil {
 				cause, text = p.Describe(err)
@@ -212,7 +212,6 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 	}
 	ctx, cancel := context.WithDeadline(p.ctx, accepted.Add(p.Timeout))
 	defer cancel()
-	var started time.Time
 	if p.WaitFirstBytes {
 		head, err := readFirst(e.conn, accepted.Add(p.Timeout))
 		if err != nil {
@@ -222,7 +221,7 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 		p.hs.start(e)
 		c.Front = &replayConn{Conn: e.conn, head: head}
 	}
-	started = time.Now()
+	started := time.Now()
 	if p.Handshake != nil {
 		if err := p.Handshake(ctx, c); err != nil {
 			failHandshake(err)
@@ -267,7 +266,7 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 		p.Log.Failure("dial", c.Who+": "+err.Error())
 		return
 	}
-	p.Log.Infof("%s: connected to %v", c.Who, c.Back.RemoteAddr())
+	p.Log.Infof("%s: connected to %s", c.Who, addrName(c.Back.RemoteAddr()))
 	p.Metrics.connOpened()
 	r := Forward(p.ctx, c.Front, c.Back, p.Names, Options{Idle: p.Idle, BufferSize: p.BufferSize, OnBytes: p.Metrics.countBytes})
 	cause := Cause(r.Err)
@@ -284,6 +283,15 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 }
 
 var errDropped = errors.New("dropped for a newer connection")
+
+// addrName names a connection's address for the log; a Unix socket's
+// peer usually has no name.
+func addrName(a net.Addr) string {
+	if a == nil || a.String() == "" {
+		return "unnamed peer"
+	}
+	return a.String()
+}
 
 // firstBytesError words the failure of waiting for a peer's first bytes.
 func firstBytesError(err error, timeout time.Duration) error {
