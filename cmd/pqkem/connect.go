@@ -40,7 +40,9 @@ server's end marker received); 1 otherwise, with one line saying which
 direction failed and why: the server unreachable, the handshake refused
 or failed, a reset, a truncated stream (ended without the end marker), a
 message that failed authentication (tampered), the idle limit; 2 on a
-usage error. With -listen, 0 after SIGINT or SIGTERM.
+usage error. With -listen, 0 after SIGINT or SIGTERM. Without -listen,
+standard error has the start (unless -quiet) and, on a failure, that
+line and perhaps a line starting "hint:".
 
 The server is authenticated: a server whose key is not -pub cannot
 complete the handshake. With -key, a private key of the same scheme as
@@ -68,7 +70,7 @@ type connectCmd struct {
 
 func (c *connectCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.pub, "pub", "", "the server's public key `FILE`; required")
-	fs.StringVar(&c.to, "to", "", "the 'pqkem serve' to connect to, `HOST:PORT` or unix:PATH; required")
+	fs.StringVar(&c.to, "to", "", "the 'pqkem serve' to connect to, an `address`: HOST:PORT or unix:PATH; required")
 	fs.StringVar(&c.key, "key", "", "the client's private key `FILE`, for a server with -allow (pqIK)")
 	fs.StringVar(&c.listen, "listen", "", "accept local connections on this `address` (HOST:PORT, unix:PATH, fd:N or systemd) and forward each, instead of standard input and output")
 	fs.StringVar(&c.status, "status", "", "with -listen, serve /healthz and /metrics on this `address` (loopback HOST:PORT or unix:PATH)")

@@ -87,7 +87,7 @@ type serveCmd struct {
 func (c *serveCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.key, "key", "", "the server's private key `FILE` (its scheme is the KEM); required")
 	fs.StringVar(&c.listen, "listen", "", "the `address` to accept PQNoise connections on: HOST:PORT, unix:PATH, fd:N or systemd; required")
-	fs.StringVar(&c.to, "to", "", "the service to forward each connection to, `HOST:PORT` or unix:PATH; required")
+	fs.StringVar(&c.to, "to", "", "the service to forward each connection to, an `address`: HOST:PORT or unix:PATH; required")
 	fs.StringVar(&c.allow, "allow", "", "serve only the clients whose public keys are in `FILE` (PEM blocks), with pqIK")
 	fs.IntVar(&c.maxHandshakes, "max-handshakes", defaultMaxHandshakes, "the most connections in their handshake at once")
 	fs.IntVar(&c.perSource, "max-per-source", defaultPerSource, "the most connections in their handshake from one address; 0 means no limit")
