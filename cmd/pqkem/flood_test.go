@@ -134,6 +134,7 @@ func TestTunnelReplay(t *testing.T) {
 
 	// Record the client's first message through a relay.
 	var first bytes.Buffer
+	recorded := make(chan struct{})
 	relay := onePeer(t, func(c net.Conn) {
 		s, err := net.Dial("tcp", srv.addr)
 		if err != nil {
@@ -143,12 +144,14 @@ func TestTunnelReplay(t *testing.T) {
 		go io.Copy(c, s)
 		size := serverProtocol(t, dir).MessageSizes()[0]
 		io.CopyN(io.MultiWriter(s, &first), c, int64(2+size))
+		close(recorded)
 		io.Copy(s, c)
 	})
 	c := dialNoise(t, dir, relay)
 	roundTrip(t, c, "the original")
 	c.Close()
 	waitLog(t, srv.log, "closed after")
+	<-recorded
 
 	var wg sync.WaitGroup
 	for range 3 {

@@ -138,6 +138,9 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 	if err := c.check(); err != nil {
 		return err
 	}
+	// SIGHUP reloads from now on: before the log says it listens.
+	reloads, stopReloads := notifyReload()
+	defer stopReloads()
 	keys, err := c.loadKeys()
 	if err != nil {
 		return err
@@ -178,8 +181,6 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 	}
 	lg.Printf("listening on %v, forwarding to %v, %v, server key %s, serving %s, at most %d connections at once",
 		ln.Addr(), c.toAddr, keys.config.Protocol, keyfile.Fingerprint(keys.static.EncapsulationKey()), c.clients(keys), c.max)
-	reloads, stopReloads := notifyReload()
-	defer stopReloads()
 	return runProxy(lg, ln, p, c.grace, reloads, func() { c.reload(lg) })
 }
 
