@@ -307,7 +307,7 @@ func fingerprintBytes(fp string) []byte {
 func (c *serveCmd) describe(err error) (cause, text string) {
 	p := c.keys.Load().config.Protocol
 	if re, ok := errors.AsType[*refusedKeyError](err); ok {
-		return "refused", "refused: " + re.Error()
+		return "refused", re.Error()
 	}
 	if errors.Is(err, tunnel.ErrNoHandshake) {
 		return "no-handshake", err.Error()

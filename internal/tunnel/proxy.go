@@ -197,7 +197,7 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 		cause, text := "failed", err.Error()
 		select {
 		case <-e.evicted:
-			cause, text = "dropped", "dropped for a newer connection while in its handshake (-max-handshakes or its address's share reached)"
+			cause, text = "dropped", "in its handshake, reset for a newer connection (-max-handshakes or -max-per-source reached)"
 		default:
 			if p.ctx.Err() != nil {
 				cause, text = "shutdown", "handshake cut by the shutdown"
