@@ -130,7 +130,7 @@ func TestTunnelReplay(t *testing.T) {
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	var accepted atomic.Int64
 	svc := countingEcho(t, &accepted)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", svc, "-timeout", "2s")
+	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", svc, "-timeout", "1s")
 
 	// Record the client's first message through a relay.
 	var first bytes.Buffer

@@ -254,8 +254,10 @@ func TestProxyIdleSockets(t *testing.T) {
 		}
 		conns = append(conns, c)
 	}
-	for p.Open() < n {
-		time.Sleep(time.Millisecond)
+	for deadline := time.Now().Add(20 * time.Second); p.Open() < n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d sockets accepted", p.Open(), n)
+		}
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
