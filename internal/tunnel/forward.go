@@ -77,6 +77,9 @@ type Options struct {
 	OnBytes func(ab bool, n int)
 }
 
+// initialBufferSize is the size a direction's buffer starts with.
+const initialBufferSize = 4 << 10
+
 // Forward copies a to b and b to a, and returns once both directions
 // have ended, with both connections closed.
 //
@@ -140,8 +143,11 @@ func (f *forwarder) fail(err error) {
 
 // copy copies src to dst (through r and w, which may add the idle
 // limit), then passes on src's end with dst's CloseWrite.
+// The buffer starts small, so that a connection that carries little (a
+// terminal session, an idle pool connection) holds little, and grows to
+// size at the first read that fills it.
 func (f *forwarder) copy(d *Direction, r, w, dst net.Conn, size int, onBytes func(bool, int), ab bool) {
-	buf := make([]byte, size)
+	buf := make([]byte, min(size, initialBufferSize))
 	for {
 		n, rerr := r.Read(buf)
 		if n > 0 {
@@ -154,6 +160,9 @@ func (f *forwarder) copy(d *Direction, r, w, dst net.Conn, size int, onBytes fun
 				f.end(d, &Error{"writing to", d.To, werr})
 				return
 			}
+		}
+		if n == len(buf) && n < size {
+			buf = make([]byte, size)
 		}
 		if rerr == io.EOF {
 			d.SourceEnded = true
