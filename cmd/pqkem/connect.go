@@ -96,6 +96,11 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		if listenAddr, err = parseListenAddr(c.listen); err != nil {
 			return err
 		}
+		if c.status != "" {
+			if _, err := checkStatus(c.status); err != nil {
+				return err
+			}
+		}
 	} else if c.status != "" {
 		return cli.Usagef("-status needs -listen")
 	}

@@ -127,7 +127,12 @@ func (c *serveCmd) check() error {
 	if c.listenAddr, err = parseListenAddr(c.listen); err != nil {
 		return err
 	}
-	c.toAddr, err = parseDialAddr("to", c.to)
+	if c.toAddr, err = parseDialAddr("to", c.to); err != nil {
+		return err
+	}
+	if c.status != "" {
+		_, err = checkStatus(c.status)
+	}
 	return err
 }
 

@@ -19,12 +19,9 @@ func startStatus(addr string, m *tunnel.Metrics, lg *tunnel.Log) (stop func(), e
 	if addr == "" {
 		return func() {}, nil
 	}
-	a, err := parseListen("status", addr)
+	a, err := checkStatus(addr)
 	if err != nil {
 		return nil, err
-	}
-	if !isLoopback(a) {
-		return nil, cli.Usagef("-status %s: want a loopback HOST:PORT (127.0.0.1, [::1], localhost) or unix:PATH: the metrics are not for the network", addr)
 	}
 	ln, err := sockets.Listen(a)
 	if err != nil {
@@ -44,6 +41,19 @@ func startStatus(addr string, m *tunnel.Metrics, lg *tunnel.Log) (stop func(), e
 		srv.Close()
 		<-done
 	}, nil
+}
+
+// checkStatus parses -status, which must be a loopback HOST:PORT or a
+// unix:PATH.
+func checkStatus(addr string) (sockets.Addr, error) {
+	a, err := parseListen("status", addr)
+	if err != nil {
+		return a, err
+	}
+	if !isLoopback(a) {
+		return a, cli.Usagef("-status %s: want a loopback HOST:PORT (127.0.0.1, [::1], localhost) or unix:PATH: the metrics are not for the network", addr)
+	}
+	return a, nil
 }
 
 // isLoopback reports whether a is a Unix socket or a TCP address on a
