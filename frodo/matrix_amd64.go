@@ -48,12 +48,13 @@ var aesImplNames = [...]string{aesNI: "AES-NI", aesVAES: "VAES", aesVAES512: "VA
 //
 // VAES on ymm (VEX-encoded) needs VAES and AVX2 ([cpuid.HasVAES]). VAES on
 // zmm needs AVX-512F (with the OS's saving of the zmm and mask registers,
-// which HasAVX512F includes), VAES, and BMI2 for its tail mask.
+// which [cpuid.HasAVX512] includes, as it does PQKEM_CPU), VAES, and BMI2
+// for its tail mask.
 var aesBest = func() aesImpl {
 	switch {
 	case !cpuid.HasVAES():
 		return aesNI
-	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512VAES && cpu.X86.HasBMI2:
+	case cpuid.HasAVX512() && cpu.X86.HasAVX512VAES && cpu.X86.HasBMI2:
 		return aesVAES512
 	default:
 		return aesVAES

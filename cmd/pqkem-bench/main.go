@@ -10,6 +10,7 @@
 //	kem   time key generation, encapsulation and decapsulation beside other implementations
 //	pake  time the PAKE protocols and samplers, as Table 1 of the Tempo paper
 //	pages serve web pages over PQNoise and crypto/tls with net/http, as Table 5 of the Frodo paper
+//	flood measure how a running pqkem serve holds up under idle sockets and a handshake flood
 //	ct    test on this machine that secret-dependent operations run in constant time
 //	help  show help for pqkem-bench or for one command
 //
@@ -40,6 +41,7 @@ var program = &cli.Program{
 		cmdKEM,
 		cmdPake,
 		cmdPages,
+		cmdFlood,
 		cmdCT,
 	},
 }

@@ -29,7 +29,12 @@ func newReport(title string, fs *flag.FlagSet) *report {
 	fmt.Fprintf(&r.buf, "    go run -buildvcs=true ./cmd/%s\n\n", commandLine(fs))
 	fmt.Fprintf(&r.buf, "(-buildvcs=true records the commit below in the binary).\n\n")
 	fmt.Fprintf(&r.buf, "- CPU: %s, %d logical cores, GOMAXPROCS %d\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
-	fmt.Fprintf(&r.buf, "- System: %s/%s, AVX2 %s\n", runtime.GOOS, runtime.GOARCH, yesNo(cpuid.HasAVX2()))
+	capped := ""
+	if v := os.Getenv("PQKEM_CPU"); v != "" {
+		capped = fmt.Sprintf(" (PQKEM_CPU=%s)", v)
+	}
+	fmt.Fprintf(&r.buf, "- System: %s/%s, AVX2 %s, AVX-512 %s%s\n", runtime.GOOS, runtime.GOARCH,
+		yesNo(cpuid.HasAVX2()), yesNo(cpuid.HasAVX512()), capped)
 	fmt.Fprintf(&r.buf, "- Go: %s\n", runtime.Version())
 	fmt.Fprintf(&r.buf, "- pqkem: %s\n\n", commit())
 	return r

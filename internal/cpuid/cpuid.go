@@ -1,26 +1,77 @@
 // Package cpuid says which assembly paths this process may use, and lets
 // tests and the benchmark force the generic Go path in the same binary.
 //
-// The switch is internal on purpose: applications always get the fastest
-// correct path for their CPU.
+// # PQKEM_CPU
+//
+// The environment variable PQKEM_CPU, read once when the process starts,
+// lowers the level of assembly the whole module uses, to test or measure
+// the lower paths on a machine that has the higher ones:
+//
+//   - "avx512": everything the CPU has (the default);
+//   - "avx2": no AVX-512 (the four-way Keccak runs its AVX2 permutation,
+//     FrodoKEM's AES rows VAES on ymm rather than zmm);
+//   - "generic": no AVX2 or AVX-512 assembly either (nor VAES); AES-NI,
+//     which is not a vector level, stays.
+//
+// A level above what the CPU has changes nothing, and so does any other
+// value. Applications leave it unset and get the fastest path.
 package cpuid
 
-import "sync/atomic"
+import (
+	"os"
+	"sync/atomic"
+)
+
+// Levels of PQKEM_CPU, in increasing order.
+const (
+	levelGeneric = iota
+	levelAVX2
+	levelAVX512
+)
+
+// envLevel is the highest level PQKEM_CPU allows.
+var envLevel = parseLevel(os.Getenv("PQKEM_CPU"))
+
+// parseLevel returns the level named by v, or levelAVX512 (no cap) for
+// an empty or unknown value.
+func parseLevel(v string) int {
+	switch v {
+	case "generic":
+		return levelGeneric
+	case "avx2":
+		return levelAVX2
+	}
+	return levelAVX512
+}
+
+var (
+	hasAVX2   = cpuAVX2 && envLevel >= levelAVX2
+	hasAVX512 = hasAVX2 && cpuAVX512 && envLevel >= levelAVX512
+	hasVAES   = hasAVX2 && cpuVAES()
+)
 
 // forceGeneric is set by ForceGeneric; it is read on every dispatch, so it
 // is atomic to keep the race detector quiet when tests flip it.
 var forceGeneric atomic.Bool
 
 // AVX2 reports whether the AVX2 (with BMI2) assembly may run: the CPU has
-// it, the build allows it (no purego tag, amd64), and no test forced the
-// generic path.
+// it, the build allows it (no purego tag, amd64), PQKEM_CPU does not rule
+// it out, and no test forced the generic path.
 func AVX2() bool {
 	return hasAVX2 && !forceGeneric.Load()
 }
 
-// HasAVX2 reports whether the CPU and build support the AVX2 path at all,
-// regardless of ForceGeneric.
+// HasAVX2 reports whether the CPU, build and PQKEM_CPU support the AVX2
+// path at all, regardless of ForceGeneric.
 func HasAVX2() bool { return hasAVX2 }
+
+// HasAVX512 reports whether the CPU, build and PQKEM_CPU support
+// AVX-512F and AVX-512VL (EVEX-encoded instructions and 32 registers, on
+// ymm as well as zmm; the flags include the OS's saving of the zmm and
+// mask registers), besides the AVX2 path. ForceGeneric does not change
+// it: the packages that use AVX-512 check AVX2 first, or choose among
+// their paths themselves.
+func HasAVX512() bool { return hasAVX512 }
 
 // ForceGeneric makes AVX2 report false while on is true. It returns a
 // function that restores the previous setting. For tests and benchmarks.
@@ -29,7 +80,7 @@ func ForceGeneric(on bool) (restore func()) {
 	return func() { forceGeneric.Store(old) }
 }
 
-// HasVAES reports whether the CPU and build support VAES on ymm registers
-// (VEX-encoded, with AVX2). ForceGeneric does not change it: the packages
-// that use VAES choose among their AES paths themselves.
+// HasVAES reports whether the CPU, build and PQKEM_CPU support VAES on
+// ymm registers (VEX-encoded, with AVX2). ForceGeneric does not change it:
+// the packages that use VAES choose among their AES paths themselves.
 func HasVAES() bool { return hasVAES }

@@ -3,6 +3,8 @@
 package cpuid
 
 const (
-	hasAVX2 = false
-	hasVAES = false
+	cpuAVX2   = false
+	cpuAVX512 = false
 )
+
+func cpuVAES() bool { return false }

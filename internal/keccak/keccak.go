@@ -12,13 +12,27 @@
 // # Four states
 //
 // X4 runs four independent SHAKE128 or SHAKE256 instances in lock step. On
-// amd64 with AVX2 (see internal/cpuid) the four states are interleaved lane
-// by lane, 25 x 4 uint64 words, and one AVX2 permutation (generated with avo,
-// see _asm/) advances all four in about the time crypto/sha3 takes for one
-// block of one state (BenchmarkSHAKE, BenchmarkPermute). Everywhere else,
-// under the purego build tag, or when a test calls cpuid.ForceGeneric(true),
-// X4 is four crypto/sha3 states: no second Go Keccak permutation exists in
-// this module.
+// amd64 the four states are interleaved lane by lane, 25 x 4 uint64 words,
+// and one four-way permutation (generated with avo, see _asm/) advances all
+// four in about the time crypto/sha3 takes for one block of one state
+// (BenchmarkSHAKE, BenchmarkPermute). Which permutation runs is chosen once,
+// at init, from the CPU (see internal/cpuid):
+//
+//   - with AVX-512F and AVX-512VL, keccakF1600x4AVX512 keeps the whole state
+//     in the 32 ymm registers;
+//   - with AVX2 (and BMI2), keccakF1600x4AVX2;
+//   - everywhere else, under the purego build tag, or when a test calls
+//     cpuid.ForceGeneric(true), X4 is four crypto/sha3 states.
+//
+// The environment variable PQKEM_CPU ("avx512", "avx2" or "generic", read
+// once at init by internal/cpuid) lowers the choice, to test or measure a
+// lower path on a CPU that has a higher one; a level the CPU lacks, or an
+// unknown value, is ignored. The tests of this package run every level the
+// machine has, one after the other, by setting x4Level.
+//
+// The assembly's Go twin, keccakF1600x4Generic, follows FIPS 202 step by
+// step; it is what the tests compare the assembly with, and what
+// Lanes.Permute runs without the assembly.
 //
 // Usage, e.g. for four FrodoKEM rows or four ML-KEM matrix entries:
 //
@@ -42,8 +56,39 @@ const (
 	Rate256 = 136
 )
 
-// Accelerated reports whether X4 runs the four-way AVX2 permutation (and so
-// costs about one single-state permutation per block for four), rather than
-// four crypto/sha3 states. Callers with fewer than four useful lanes can use
-// it to pick single states instead.
-func Accelerated() bool { return haveAsm && cpuid.AVX2() }
+// A level is one of the four-way implementations, slowest first.
+type level int
+
+const (
+	levelGeneric level = iota // four crypto/sha3 states (Lanes: keccakF1600x4Generic)
+	levelAVX2                 // keccakF1600x4AVX2
+	levelAVX512               // keccakF1600x4AVX512
+)
+
+func (l level) String() string {
+	return [...]string{"generic", "avx2", "avx512"}[l]
+}
+
+// maxLevel is the fastest level the CPU and build run, as PQKEM_CPU
+// allows.
+var maxLevel = func() level {
+	switch {
+	case cpuid.HasAVX512():
+		return levelAVX512
+	case cpuid.HasAVX2():
+		return levelAVX2
+	}
+	return levelGeneric
+}()
+
+// x4Level is the level X4 and Lanes use: maxLevel, unless a test set it
+// lower to check every path in one run (restoring it afterwards). It is
+// read on every permutation, and tests set it only while nothing else
+// runs.
+var x4Level = maxLevel
+
+// Accelerated reports whether X4 runs a four-way assembly permutation (and
+// so costs about one single-state permutation per block for four), rather
+// than four crypto/sha3 states. Callers with fewer than four useful lanes
+// can use it to pick single states instead.
+func Accelerated() bool { return x4Level >= levelAVX2 && cpuid.AVX2() }

@@ -4,7 +4,7 @@
 
 package keccak
 
-// keccakF1600x4 applies Keccak-f[1600] to four states at once. The
+// keccakF1600x4AVX2 applies Keccak-f[1600] to four states at once. The
 // states are interleaved: a[i][j] is lane i (x + 5y) of state j.
 //
 // The 25 four-way lanes do not fit in the 16 YMM registers, so each round
@@ -14,7 +14,16 @@ package keccak
 // lanes, so theta never reads the state again.
 //
 //go:noescape
-func keccakF1600x4(a *[25][4]uint64)
+func keccakF1600x4AVX2(a *[25][4]uint64)
+
+// keccakF1600x4AVX512 is keccakF1600x4AVX2 with AVX-512F and
+// AVX-512VL on YMM registers: the 25 four-way lanes stay in 25 of the
+// 32 registers for all 24 rounds, VPROLQ rotates, and VPTERNLOGQ does
+// chi and the three-input XORs of theta. pi is a renaming of registers,
+// undone every second round.
+//
+//go:noescape
+func keccakF1600x4AVX512(a *[25][4]uint64)
 
 // keccakSqueeze168x4 copies bytes 0 to 167 of state j in a to oj, for j = 0 .. 3:
 // the output block of each of the four SHAKE instances.

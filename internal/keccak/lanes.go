@@ -11,8 +11,10 @@ import "encoding/binary"
 // generation, which hashes the encapsulation key in one lane while the
 // other three sample the matrix and the noise.
 //
-// Permute needs the AVX2 permutation: use Lanes only when Accelerated()
-// reports true. The other methods are plain Go. Byte offsets are within
+// Use Lanes when Accelerated() reports true: Permute then runs the
+// assembly permutation. Elsewhere it runs the slower Go twin, which is
+// correct but loses to four crypto/sha3 states. The other methods are
+// plain Go. Byte offsets are within
 // one block: every b and out must be at most 200 bytes.
 type Lanes struct {
 	a [25][4]uint64
@@ -107,8 +109,8 @@ func (s *Lanes) Restore(j int, v *[25]uint64) {
 	}
 }
 
-// Permute applies Keccak-f[1600] to the four lanes at once, with the AVX2
-// permutation. It must only be called when Accelerated() is true.
+// Permute applies Keccak-f[1600] to the four lanes at once: with the
+// AVX-512 or AVX2 permutation when Accelerated() is true, else in Go.
 func (s *Lanes) Permute() {
 	keccakF1600x4(&s.a)
 }

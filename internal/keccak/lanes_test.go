@@ -23,10 +23,9 @@ type laneRun struct {
 // random input and output lengths through the four lanes, starting each
 // when a lane frees up and letting lanes sit out permutations at random
 // (Save and Restore), and compares every result with crypto/sha3.
-func TestLanes(t *testing.T) {
-	if !Accelerated() {
-		t.Skip("Lanes needs the AVX2 permutation")
-	}
+func TestLanes(t *testing.T) { paths(t, testLanes) }
+
+func testLanes(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	newJob := func() *laneRun {
 		in := make([]byte, r.IntN(600))
@@ -127,10 +126,9 @@ func TestLanes(t *testing.T) {
 
 // TestLanesStart checks that Start is Reset, XOR and Pad for a short input,
 // and that Read of a partial word takes the right bytes.
-func TestLanesStart(t *testing.T) {
-	if !Accelerated() {
-		t.Skip("Lanes needs the AVX2 permutation")
-	}
+func TestLanesStart(t *testing.T) { paths(t, testLanesStart) }
+
+func testLanesStart(t *testing.T) {
 	seed := []byte("thirty-four bytes of a seed input!")
 	var s Lanes
 	for l := range 4 {
@@ -186,7 +184,9 @@ func TestLanesStart(t *testing.T) {
 }
 
 // TestLanesReadAll compares ReadAll with four Reads on random states.
-func TestLanesReadAll(t *testing.T) {
+func TestLanesReadAll(t *testing.T) { paths(t, testLanesReadAll) }
+
+func testLanesReadAll(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 100 {
 		var s Lanes

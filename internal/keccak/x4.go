@@ -21,8 +21,8 @@ type X4 struct {
 	// off is how many bytes of the current output block were read (for
 	// the generic states, modulo the rate).
 	off int
-	// asm says whether a is in use (AVX2), or g (generic, or unequal
-	// input lengths).
+	// asm says whether a is in use (an assembly permutation), or g
+	// (generic, or unequal input lengths).
 	asm bool
 	g   [4]sha3.SHAKE
 }

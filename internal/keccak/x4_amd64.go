@@ -2,12 +2,21 @@
 
 package keccak
 
-// haveAsm says that keccakF1600x4 (keccakx4_amd64.s) exists; whether it may
-// run is cpuid.AVX2().
-const haveAsm = true
+// keccakF1600x4 applies Keccak-f[1600] to the four interleaved states of a
+// with the permutation of x4Level.
+func keccakF1600x4(a *[25][4]uint64) {
+	switch x4Level {
+	case levelAVX512:
+		keccakF1600x4AVX512(a)
+	case levelAVX2:
+		keccakF1600x4AVX2(a)
+	default:
+		keccakF1600x4Generic(a)
+	}
+}
 
 // squeezeBlocks4 copies the output blocks of the four states to
-// out[j][o:o+s.rate].
+// out[j][o:o+s.rate]. Only for Accelerated().
 func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {
 	if s.rate == Rate128 {
 		keccakSqueeze168x4(&s.a, (*[Rate128]byte)(out[0][o:]), (*[Rate128]byte)(out[1][o:]),

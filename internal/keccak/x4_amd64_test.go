@@ -5,9 +5,11 @@ package keccak
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
+	"golang.org/x/sys/cpu"
 )
 
 // TestSqueezeAVX2 compares the AVX2 block extraction with its Go twin,
@@ -35,5 +37,29 @@ func TestSqueezeAVX2(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLevelChoice checks that init chose the fastest level the CPU runs,
+// as PQKEM_CPU allows: every caller of X4 and Lanes gets it.
+func TestLevelChoice(t *testing.T) {
+	want := levelGeneric
+	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 {
+		want = levelAVX2
+		if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL {
+			want = levelAVX512
+		}
+	}
+	switch os.Getenv("PQKEM_CPU") {
+	case "avx2":
+		want = min(want, levelAVX2)
+	case "generic":
+		want = levelGeneric
+	}
+	if maxLevel != want || x4Level != want {
+		t.Errorf("maxLevel %v, x4Level %v; want %v for this CPU and PQKEM_CPU=%q", maxLevel, x4Level, want, os.Getenv("PQKEM_CPU"))
+	}
+	if Accelerated() != (want >= levelAVX2) {
+		t.Errorf("Accelerated() = %v at level %v", Accelerated(), want)
 	}
 }

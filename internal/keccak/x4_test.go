@@ -5,25 +5,62 @@ import (
 	"crypto/sha3"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
 	"testing"
 
-	"github.com/pqkem/pqkem/internal/cpuid"
+	"golang.org/x/sys/cpu"
 )
 
-// paths runs f once for every implementation this machine has: AVX2 (if
-// the CPU and build have it) and the generic four crypto/sha3 states.
+// paths runs f once for every level, slowest first: the generic four
+// crypto/sha3 states, then AVX2 and AVX-512 where the CPU and build have
+// them (skipped, naming what is missing, where not).
 func paths(t *testing.T, f func(t *testing.T)) {
-	t.Run("generic", func(t *testing.T) {
-		defer cpuid.ForceGeneric(true)()
-		f(t)
-	})
-	t.Run("avx2", func(t *testing.T) {
-		if !cpuid.HasAVX2() {
-			t.Skip("no AVX2 path in this build or on this CPU")
+	for l := levelGeneric; l <= levelAVX512; l++ {
+		t.Run(l.String(), func(t *testing.T) {
+			useLevel(t, l)
+			f(t)
+		})
+	}
+}
+
+// useLevel sets x4Level to l until tb and its subtests end, or skips tb
+// if this machine cannot run l.
+func useLevel(tb testing.TB, l level) {
+	tb.Helper()
+	if l > maxLevel {
+		tb.Skip(missing(l))
+	}
+	old := x4Level
+	x4Level = l
+	tb.Cleanup(func() { x4Level = old })
+}
+
+// missing says why level l is above maxLevel.
+func missing(l level) string {
+	var need []string
+	switch l {
+	case levelAVX512:
+		if !cpu.X86.HasAVX512F {
+			need = append(need, "AVX-512F")
 		}
-		defer cpuid.ForceGeneric(false)()
-		f(t)
-	})
+		if !cpu.X86.HasAVX512VL {
+			need = append(need, "AVX-512VL")
+		}
+		fallthrough
+	case levelAVX2:
+		if !cpu.X86.HasAVX2 {
+			need = append(need, "AVX2")
+		}
+		if !cpu.X86.HasBMI2 {
+			need = append(need, "BMI2")
+		}
+	}
+	if len(need) > 0 {
+		return fmt.Sprintf("level %v needs %s, which this CPU (%s) lacks", l, strings.Join(need, ", "), runtime.GOARCH)
+	}
+	return fmt.Sprintf("level %v: the CPU has it, but the purego build tag or PQKEM_CPU=%q rules it out", l, os.Getenv("PQKEM_CPU"))
 }
 
 func newRef(rate int, in []byte) *sha3.SHAKE {
@@ -213,9 +250,9 @@ func TestX4Allocs(t *testing.T) {
 	})
 }
 
-// FuzzSHAKEx4 compares X4, on the path the process selected (AVX2 where
-// available), with four crypto/sha3 instances: data is cut into four
-// inputs at the given points, equal-length or not.
+// FuzzSHAKEx4 compares X4, on every level the machine has, with four
+// crypto/sha3 instances: data is cut into four inputs at the given points,
+// equal-length or not.
 func FuzzSHAKEx4(f *testing.F) {
 	f.Add([]byte("abcdefgh"), uint16(2), uint16(4), uint16(6), uint8(3), false)
 	f.Add(bytes.Repeat([]byte{1}, 672), uint16(168), uint16(336), uint16(504), uint8(2), true)
@@ -233,13 +270,18 @@ func FuzzSHAKEx4(f *testing.F) {
 		if s256 {
 			rate = Rate256
 		}
-		check(t, rate, in, []int{-int(nb % 8), int(nb), 2*rate - int(nb), -1})
 		// The same with four equal-length inputs, the four-way absorb.
+		var eq [4][]byte
 		l := len(data) / 4
-		for j := range in {
-			in[j] = data[j*l : (j+1)*l]
+		for j := range eq {
+			eq[j] = data[j*l : (j+1)*l]
 		}
-		check(t, rate, in, []int{-int(nb%8) - 1, int(nb)})
+		old := x4Level
+		defer func() { x4Level = old }()
+		for x4Level = levelGeneric; x4Level <= maxLevel; x4Level++ {
+			check(t, rate, in, []int{-int(nb % 8), int(nb), 2*rate - int(nb), -1})
+			check(t, rate, eq, []int{-int(nb%8) - 1, int(nb)})
+		}
 	})
 }
 
@@ -254,26 +296,18 @@ func BenchmarkSHAKE(b *testing.B) {
 		for j := range out {
 			out[j] = buf[j][:bc.blocks*bc.rate]
 		}
-		b.Run(name+"/impl=x4", func(b *testing.B) {
-			if !cpuid.AVX2() {
-				b.Skip("no AVX2")
-			}
-			b.SetBytes(int64(4 * bc.blocks * bc.rate))
-			for b.Loop() {
-				var s X4
-				s.init4(bc.rate, [4][]byte{seed, seed, seed, seed})
-				s.SqueezeBlocks(&out)
-			}
-		})
-		b.Run(name+"/impl=x4generic", func(b *testing.B) {
-			defer cpuid.ForceGeneric(true)()
-			b.SetBytes(int64(4 * bc.blocks * bc.rate))
-			for b.Loop() {
-				var s X4
-				s.init4(bc.rate, [4][]byte{seed, seed, seed, seed})
-				s.SqueezeBlocks(&out)
-			}
-		})
+		for l := levelAVX512; l >= levelGeneric; l-- {
+			// impl=generic is X4 on four crypto/sha3 states.
+			b.Run(name+"/impl="+l.String(), func(b *testing.B) {
+				useLevel(b, l)
+				b.SetBytes(int64(4 * bc.blocks * bc.rate))
+				for b.Loop() {
+					var s X4
+					s.init4(bc.rate, [4][]byte{seed, seed, seed, seed})
+					s.SqueezeBlocks(&out)
+				}
+			})
+		}
 		b.Run(name+"/impl=4xsha3", func(b *testing.B) {
 			b.SetBytes(int64(4 * bc.blocks * bc.rate))
 			for b.Loop() {
@@ -286,12 +320,16 @@ func BenchmarkSHAKE(b *testing.B) {
 	}
 }
 
+// BenchmarkPermute measures one four-way permutation at each level;
+// level=generic is the Go twin, which X4 does not use.
 func BenchmarkPermute(b *testing.B) {
-	if !cpuid.AVX2() {
-		b.Skip("no AVX2")
-	}
-	var a [25][4]uint64
-	for b.Loop() {
-		keccakF1600x4(&a)
+	for l := levelAVX512; l >= levelGeneric; l-- {
+		b.Run("level="+l.String(), func(b *testing.B) {
+			useLevel(b, l)
+			var a [25][4]uint64
+			for b.Loop() {
+				keccakF1600x4(&a)
+			}
+		})
 	}
 }

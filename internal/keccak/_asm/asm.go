@@ -1,6 +1,7 @@
-// Command asm generates the AVX2 four-way Keccak-f[1600] permutation of
-// package keccak. Run it with go generate from internal/keccak; it lives in
-// its own module so that avo stays out of the main module's dependencies.
+// Command asm generates the AVX2 and AVX-512 four-way Keccak-f[1600]
+// permutations of package keccak and the AVX2 block extraction. Run it
+// with go generate from internal/keccak; it lives in its own module so
+// that avo stays out of the main module's dependencies.
 package main
 
 import (
@@ -53,9 +54,9 @@ func main() {
 		DATA(i, U8(i&^7+(i+1)%8))
 	}
 
-	TEXT("keccakF1600x4", 0, "func(a *[25][4]uint64)")
+	TEXT("keccakF1600x4AVX2", 0, "func(a *[25][4]uint64)")
 	Doc(
-		"keccakF1600x4 applies Keccak-f[1600] to four states at once. The",
+		"keccakF1600x4AVX2 applies Keccak-f[1600] to four states at once. The",
 		"states are interleaved: a[i][j] is lane i (x + 5y) of state j.",
 		"",
 		"The 25 four-way lanes do not fit in the 16 YMM registers, so each round",
@@ -168,6 +169,7 @@ func main() {
 	VZEROUPPER()
 	RET()
 
+	permuteAVX512(rcTable)
 	squeeze(168)
 	squeeze(136)
 

@@ -1,0 +1,42 @@
+package cpuid
+
+import (
+	"os"
+	"testing"
+)
+
+func TestParseLevel(t *testing.T) {
+	for v, want := range map[string]int{
+		"":        levelAVX512,
+		"avx512":  levelAVX512,
+		"avx2":    levelAVX2,
+		"generic": levelGeneric,
+		"AVX2":    levelAVX512, // unknown: ignored
+		"sse2":    levelAVX512,
+	} {
+		if got := parseLevel(v); got != want {
+			t.Errorf("parseLevel(%q) = %d, want %d", v, got, want)
+		}
+	}
+}
+
+// TestLevels checks the order of the flags: AVX-512 only with AVX2, VAES
+// only with AVX2, and PQKEM_CPU's cap.
+func TestLevels(t *testing.T) {
+	if HasAVX512() && !HasAVX2() {
+		t.Error("AVX-512 without AVX2")
+	}
+	if HasVAES() && !HasAVX2() {
+		t.Error("VAES without AVX2")
+	}
+	switch os.Getenv("PQKEM_CPU") {
+	case "generic":
+		if HasAVX2() || HasAVX512() || HasVAES() {
+			t.Error("PQKEM_CPU=generic, but a vector level is on")
+		}
+	case "avx2":
+		if HasAVX512() {
+			t.Error("PQKEM_CPU=avx2, but AVX-512 is on")
+		}
+	}
+}
