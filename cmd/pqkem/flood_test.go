@@ -67,9 +67,10 @@ func TestTunnelIdleFlood(t *testing.T) {
 }
 
 // TestTunnelRandomFlood sends first messages of the right size, random
-// bytes but for a valid ephemeral key, from 8 goroutines, 400 in all,
-// while a real client connects: it gets through, and no connection
-// reaches the service.
+// bytes but for a valid ephemeral key, from 8 goroutines on 8 addresses,
+// 400 in all, while a real client connects: it gets through, no
+// connection reaches the service, and the addresses are rate-limited
+// once they have failed more than -burst times.
 func TestTunnelRandomFlood(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
@@ -116,6 +117,8 @@ func TestTunnelRandomFlood(t *testing.T) {
 	}
 	wg.Wait()
 	waitLog(t, srv.log, "authentication: ")
+	// 50 failures an address, over its burst of 40.
+	waitLog(t, srv.log, "rate-limited: ")
 	if n := accepted.Load(); n != 5 {
 		t.Errorf("the service accepted %d connections, want 5 (the real client's)", n)
 	}

@@ -20,7 +20,7 @@ func TestTunnelForwardedHeap(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-quiet", "-rate", "0")
+	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-quiet")
 	warm := dialNoise(t, dir, srv.addr)
 	roundTrip(t, warm, "warm up")
 	warm.Close()

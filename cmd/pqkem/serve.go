@@ -54,8 +54,11 @@ Connections in their handshake have a pool of their own, apart from the
 -max forwarded ones: at most -max-handshakes at once, -max-per-source of
 them from one address (an IPv4 address or an IPv6 /64); a new one takes
 the place of the oldest that has sent nothing yet, or else of the
-oldest, so idle sockets cannot lock clients out. An address may start
--rate handshakes a second (bursts of -burst); more are reset at once.
+oldest, so idle sockets cannot lock clients out. An address whose
+handshakes fail more than -rate times a second (after a burst of
+-burst) has its new connections reset at once until it is under -rate
+again; handshakes that succeed do not count, so a client is never
+limited, but random bytes, replays and idle sockets are.
 
 On SIGHUP, serve reads -key and -allow again: new connections use them,
 open ones go on. If a file does not parse, or the keys do not match,
@@ -91,8 +94,8 @@ func (c *serveCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.allow, "allow", "", "serve only the clients whose public keys are in `FILE` (PEM blocks), with pqIK")
 	fs.IntVar(&c.maxHandshakes, "max-handshakes", defaultMaxHandshakes, "the most connections in their handshake at once")
 	fs.IntVar(&c.perSource, "max-per-source", defaultPerSource, "the most connections in their handshake from one address; 0 means no limit")
-	fs.Float64Var(&c.rate, "rate", defaultRate, "the handshakes a second one address may start; 0 means no limit")
-	fs.IntVar(&c.burst, "burst", defaultBurst, "the handshakes one address may start at once, beyond -rate")
+	fs.Float64Var(&c.rate, "rate", defaultRate, "the failed handshakes a second one address may have before its connections are reset; 0 means no limit")
+	fs.IntVar(&c.burst, "burst", defaultBurst, "the failed handshakes one address may have at once, beyond -rate")
 	fs.BoolVar(&c.proxyProtocol, "proxy-protocol", false, "send a PROXY protocol v2 header to -to first, with the client's address (and key, in pqIK)")
 	fs.StringVar(&c.status, "status", "", "serve /healthz and /metrics on this `address` (loopback HOST:PORT or unix:PATH)")
 	c.addFlags(fs)

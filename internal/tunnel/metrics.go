@@ -25,7 +25,7 @@ var (
 //	pqkem_tunnel_handshakes_open                 gauge: connections in their handshake
 //	pqkem_tunnel_handshakes_total{result}        counter: handshakes ended, by result (HandshakeResults)
 //	pqkem_tunnel_handshake_seconds               histogram: from the first bytes to the end of a successful handshake
-//	pqkem_tunnel_rate_limited_total              counter: connections reset by the per-source rate
+//	pqkem_tunnel_rate_limited_total              counter: connections reset by the per-source rate of failed handshakes
 //	pqkem_tunnel_dropped_total                   counter: handshakes dropped for newer connections
 //	pqkem_tunnel_dial_failures_total             counter: failures to open the other end
 //	pqkem_tunnel_connections_open                gauge: connections being forwarded
@@ -57,7 +57,7 @@ func NewMetrics() *Metrics {
 	m.handshakes = r.CounterVec("pqkem_tunnel_handshakes_total", "Handshakes ended, by result: ok, or the cause of the failure.", "result", HandshakeResults...)
 	m.hsSeconds = r.Histogram("pqkem_tunnel_handshake_seconds", "Time from a client's first bytes to the end of its successful handshake.",
 		[]float64{0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10})
-	m.rateLimitedN = r.Counter("pqkem_tunnel_rate_limited_total", "Connections reset at once: their address was over -rate.")
+	m.rateLimitedN = r.Counter("pqkem_tunnel_rate_limited_total", "Connections reset at once: their address's failed handshakes were over -rate.")
 	m.droppedN = r.Counter("pqkem_tunnel_dropped_total", "Handshakes dropped for newer connections (-max-handshakes or -max-per-source reached).")
 	m.dialFailures = r.Counter("pqkem_tunnel_dial_failures_total", "Failures to connect to the other end once a handshake was complete.")
 	m.connsOpen = r.Gauge("pqkem_tunnel_connections_open", "Connections being forwarded.")

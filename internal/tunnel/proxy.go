@@ -34,9 +34,10 @@ type Limits struct {
 	// source address (an IPv4 address, an IPv6 /64), handled as
 	// MaxHandshakes is; 0 means no bound.
 	MaxPerSource int
-	// Rate is the handshakes a second allowed from one source address,
-	// with bursts of Burst; a connection over it is reset at once. 0
-	// means no limit.
+	// Rate is the failed handshakes a second allowed from one source
+	// address, with bursts of Burst: once over it, the source's new
+	// connections are reset at accept until it is under again. A
+	// handshake that succeeds counts for nothing. 0 means no limit.
 	Rate  float64
 	Burst int
 	// Timeout bounds the handshake, counted from accept; then the wait
@@ -100,7 +101,7 @@ type Proxy struct {
 	cut     context.CancelFunc
 	hs      *handshakes
 	slots   chan struct{}
-	limiter *buckets
+	limiter *failureLimit
 	ln      net.Listener
 	quit    chan struct{}
 	once    sync.Once
@@ -118,7 +119,7 @@ func (p *Proxy) Start(ln net.Listener) <-chan error {
 	p.hs = newHandshakes(max(p.MaxHandshakes, 1), p.MaxPerSource)
 	p.slots = make(chan struct{}, max(p.MaxConns, 1))
 	if p.Rate > 0 {
-		p.limiter = newBuckets(p.Rate, max(p.Burst, 1), 4*max(p.MaxHandshakes, 1024))
+		p.limiter = newFailureLimit(p.Rate, max(p.Burst, 1), 4*max(p.MaxHandshakes, 1024))
 	}
 	p.ln = ln
 	p.quit = make(chan struct{})
@@ -160,7 +161,7 @@ func (p *Proxy) admit(conn net.Conn) {
 	source := sourceKey(conn.RemoteAddr())
 	if p.limiter != nil && source != "" && !p.limiter.allow(source, now) {
 		p.Metrics.rateLimited()
-		p.Log.Failure("rate-limited", fmt.Sprintf("%s: handshake rate of its address over %g/s (burst %d): connection reset", addrName(conn.RemoteAddr()), p.Rate, p.Burst))
+		p.Log.Failure("rate-limited", fmt.Sprintf("%s: its address's failed handshakes over %g/s (burst %d): connection reset", addrName(conn.RemoteAddr()), p.Rate, p.Burst))
 		Reset(conn)
 		return
 	}
@@ -207,6 +208,9 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 		}
 		Reset(c.Front)
 		Reset(e.conn)
+		if p.limiter != nil && e.source != "" && cause != "dropped" && cause != "shutdown" {
+			p.limiter.failed(e.source, time.Now())
+		}
 		p.Metrics.handshake(cause, 0)
 		p.Log.Failure(cause, c.Who+": "+text)
 	}

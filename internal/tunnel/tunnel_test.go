@@ -336,3 +336,30 @@ func (w *syncWriter) String() string {
 	defer w.mu.Unlock()
 	return w.b.String()
 }
+
+// TestFailureLimit checks the per-source limit of failed handshakes: a
+// source is blocked once its burst of failures is spent, for a token's
+// time, and only it.
+func TestFailureLimit(t *testing.T) {
+	l := newFailureLimit(10, 3, 100)
+	now := time.Unix(1000, 0)
+	for i := range 3 {
+		if !l.allow("a", now) {
+			t.Fatalf("blocked after %d failures, within the burst of 3", i)
+		}
+		l.failed("a", now)
+	}
+	l.failed("a", now)
+	if l.allow("a", now) {
+		t.Error("not blocked once the burst is spent")
+	}
+	if !l.allow("b", now) {
+		t.Error("another source is blocked")
+	}
+	if l.allow("a", now.Add(50*time.Millisecond)) {
+		t.Error("unblocked before a token came back")
+	}
+	if !l.allow("a", now.Add(100*time.Millisecond)) {
+		t.Error("still blocked after a token's time")
+	}
+}
