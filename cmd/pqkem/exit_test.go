@@ -125,7 +125,7 @@ func TestTunnelLogSummary(t *testing.T) {
 	defer func() { failureLogInterval = old }()
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-quiet")
+	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-quiet", "-rate", "0")
 	for range 20 {
 		c, err := net.Dial("tcp", srv.addr)
 		if err != nil {

@@ -117,7 +117,7 @@ func TestTunnelRandomFlood(t *testing.T) {
 	}
 	wg.Wait()
 	waitLog(t, srv.log, "authentication: ")
-	// 50 failures an address, over its burst of 40.
+	// 50 failures an address, over its burst of 10.
 	waitLog(t, srv.log, "rate-limited: ")
 	if n := accepted.Load(); n != 5 {
 		t.Errorf("the service accepted %d connections, want 5 (the real client's)", n)

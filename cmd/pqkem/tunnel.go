@@ -91,8 +91,8 @@ const (
 	defaultMaxConns      = 256
 	defaultMaxHandshakes = 1024
 	defaultPerSource     = 16
-	defaultRate          = 20
-	defaultBurst         = 40
+	defaultRate          = 5 // failed handshakes a second an address
+	defaultBurst         = 10
 	defaultGrace         = 5 * time.Second
 )
 
