@@ -33,6 +33,10 @@ var (
 //	pqkem_tunnel_connections_closed_total{result} counter: forwarded connections ended, by result (CloseResults)
 //	pqkem_tunnel_bytes_total{direction}          counter: bytes forwarded, "up" from the accepted side, "down" to it
 //
+// Without a Handshake function (pqkem connect -listen, whose PQNoise
+// handshake is part of opening the other end) no handshake counts as
+// "ok", and a failed one counts among the dial failures.
+//
 // A nil *Metrics counts nothing.
 type Metrics struct {
 	reg          metrics.Registry

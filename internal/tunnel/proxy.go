@@ -259,7 +259,9 @@ func (p *Proxy) serve(e *pending, accepted time.Time) {
 		failHandshake(errDropped)
 		return
 	}
-	p.Metrics.handshake("ok", time.Since(started))
+	if p.Handshake != nil {
+		p.Metrics.handshake("ok", time.Since(started))
+	}
 
 	dctx, cancelDial := context.WithTimeout(p.ctx, p.Timeout)
 	err := p.Dial(dctx, c)
