@@ -221,7 +221,7 @@ func handshakeError(err error) error {
 			"the server runs another KEM or pattern (a -key given or missing?), or is not a 'pqkem serve'"}
 	case isClosedDuringHandshake(err):
 		return &hintedError{errors.New("handshake: the server closed the connection"),
-			"a wrong -pub, a -key the server's -allow does not list (or one it wants), or another -cipher or -hash; the server's log says which"}
+			"a wrong -pub, a -key not in the server's -allow (or none where it wants one), another -cipher or -hash, or too many failed handshakes from this address; the server's log says which"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &hintedError{errors.New("handshake: no answer within -timeout"), "the server may be overloaded, or -to is not a 'pqkem serve'"}
 	}
