@@ -180,7 +180,7 @@ func (c *connectCmd) dial(ctx context.Context) (*noise.Conn, error) {
 	defer cancel()
 	raw, err := sockets.Dial(ctx, c.toAddr)
 	if err != nil {
-		return nil, &hintedError{fmt.Errorf("server %v unreachable: %s", c.toAddr, strings.TrimPrefix(err.Error(), "sockets: ")), ""}
+		return nil, &hintedError{fmt.Errorf("server unreachable: %s", strings.TrimPrefix(err.Error(), "sockets: ")), ""}
 	}
 	conn := noise.Client(raw, c.cfg)
 	if err := conn.HandshakeContext(ctx); err != nil {

@@ -393,7 +393,7 @@ func TestTunnelRefused(t *testing.T) {
 	}
 	dead := ln.Addr().String()
 	ln.Close()
-	connectFails(t, "server "+dead+" unreachable: dial tcp", "-pub", pub, "-to", dead)
+	connectFails(t, "server unreachable: dial tcp "+dead, "-pub", pub, "-to", dead)
 
 	// An unreachable -to: the server logs it and closes the connection.
 	srv2 := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", dead)
