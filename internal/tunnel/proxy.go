@@ -1,8 +1,8 @@
 // Package tunnel is the proxy behind pqkem serve and pqkem connect
 // -listen: an accept loop, a pool of the connections in their handshake
-// apart from the pool of those being forwarded, a per-source rate limit,
-// and the copy loop ([Forward]) that passes on a clean end as a
-// half-close and any failure as a reset on both sides.
+// apart from the pool of those being forwarded, a per-source limit of
+// failed handshakes, and the copy loop ([Forward]) that passes on a clean
+// end as a half-close and any failure as a reset on both sides.
 //
 // It knows nothing of PQNoise: the command gives it a Handshake function,
 // which makes the end that faces the client (for serve, a PQNoise
@@ -85,9 +85,8 @@ type Proxy struct {
 	// c.Who.
 	Dial func(ctx context.Context, c *Conn) error
 	// Describe words a handshake error for the log, and gives its cause
-	// for the metrics and the log's summary (a short word, one of the
-	// values passed to NewMetrics); nil means the error itself, cause
-	// "failed".
+	// for the metrics and the log's summary (a short word, one of
+	// [HandshakeResults]); nil means the error itself, cause "failed".
 	Describe func(err error) (cause, text string)
 	// Cause, if not nil, gives the cause of a forwarded connection's
 	// failure (one of [CloseResults]); nil means [Cause].
