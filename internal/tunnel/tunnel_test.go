@@ -233,7 +233,7 @@ func tcpPairFrom(t testing.TB) (*net.TCPConn, *net.TCPConn) { return tcpPair(t) 
 func TestProxyIdleSockets(t *testing.T) {
 	leaktest.Check(t)
 	n := 2000
-	if testing.Short() {
+	if testing.Short() || openFileLimit() < 5000 {
 		n = 200
 	}
 	var logw syncWriter
