@@ -115,7 +115,7 @@ func (cs *CipherState) decryptWithAd(out, ad, ciphertext []byte) ([]byte, error)
 // [MaxPlaintextSize].
 func (cs *CipherState) Encrypt(out, ad, plaintext []byte) ([]byte, error) {
 	if len(plaintext) > MaxPlaintextSize {
-		return out, fmt.Errorf("%w: a %d-byte plaintext makes a %d-byte message, over the %d-byte limit", ErrMessageTooLarge, len(plaintext), len(plaintext)+tagSize, MaxMessageSize)
+		return out, fmt.Errorf("%w: %d-byte plaintext, want at most %d", ErrMessageTooLarge, len(plaintext), MaxPlaintextSize)
 	}
 	if !cs.hasKey() {
 		return out, errors.New("noise: Encrypt on a CipherState without a key")
@@ -131,14 +131,14 @@ func (cs *CipherState) Encrypt(out, ad, plaintext []byte) ([]byte, error) {
 // use message[:0] as out.
 func (cs *CipherState) Decrypt(out, ad, message []byte) ([]byte, error) {
 	if len(message) > MaxMessageSize {
-		return out, fmt.Errorf("%w: %d bytes, over the %d-byte limit", ErrMessageTooLarge, len(message), MaxMessageSize)
+		return out, fmt.Errorf("%w: %d bytes, over %d", ErrMessageTooLarge, len(message), MaxMessageSize)
 	}
 	if !cs.hasKey() {
 		return out, errors.New("noise: Decrypt on a CipherState without a key")
 	}
 	out, err := cs.decryptWithAd(out, ad, message)
 	if err == ErrAuthentication {
-		err = fmt.Errorf("%w: transport message %d (altered, replayed, reordered or truncated, or from a peer with other keys)", ErrAuthentication, cs.n)
+		err = fmt.Errorf("%w: transport message %d", ErrAuthentication, cs.n)
 	}
 	return out, err
 }

@@ -118,7 +118,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		}
 	}
 	p := c.protocol(dk != nil, ek.Scheme())
-	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, RemoteStaticKey: ek}); err != nil {
+	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, PeerStaticKey: ek}); err != nil {
 		return fmt.Errorf("-pub %s: %w", displayName(c.pub), err)
 	}
 	for _, k := range []any{dk, ek} {
