@@ -485,7 +485,7 @@ type MessageSizeError struct {
 
 func (e *MessageSizeError) Error() string {
 	if e.AtLeast {
-		return fmt.Sprintf("noise: handshake message %d of %v is %d bytes, want at least %d", e.Message, e.Protocol, e.Got, e.Want)
+		return fmt.Sprintf("noise: handshake message %d is %d bytes, want at least %d", e.Message, e.Got, e.Want)
 	}
 	from := ""
 	if e.from != "" {
