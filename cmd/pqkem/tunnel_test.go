@@ -286,6 +286,18 @@ func TestTunnelEphemeral(t *testing.T) {
 		connectFails(t, "handshake: the server closed the connection", append([]string{"-pub", pub, "-to", srv.addr}, args...)...)
 		waitLog(t, srv.log, "handshake failed: noise: handshake message 0 from the client is 19384 bytes, want 10952; the client's -ephemeral may be FrodoKEM-640-AES, FrodoKEM-640-SHAKE, eFrodoKEM-640-AES or eFrodoKEM-640-SHAKE")
 	}
+
+	// pqIK: a client key of the server key's scheme, ephemeral keys of
+	// eFrodoKEM-640-AES (safe for ephemeral keys only).
+	tunnelKeys(t, dir, "FrodoKEM-640-AES", "client")
+	mutual := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-ephemeral", "eFrodoKEM-640-AES", "-allow", filepath.Join(dir, "client.pub"))
+	waitLog(t, mutual.log, "Noise_pqIK_eFrodoKEM-640-AES+FrodoKEM-640-AES_AESGCM_SHA256")
+	stdin = strings.NewReader("hello")
+	code, stdout, stderr = pqkem(t, "connect", "-pub", pub, "-key", filepath.Join(dir, "client.pem"), "-to", mutual.addr, "-ephemeral", "eFrodoKEM-640-AES")
+	stdin = old
+	if code != exitOK || stdout != "hello" {
+		t.Fatalf("pqIK: exit status %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
 }
 
 // TestTunnelStdioIdle checks -idle on standard input and output: with
