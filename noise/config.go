@@ -54,7 +54,7 @@ type Config struct {
 
 	// PeerStaticKey is the peer's static public key, if this side knows
 	// it. In a pattern where it is known beforehand
-	// ([Pattern.NeedsRemoteStaticKey]: the server's key for a client in
+	// ([Pattern.NeedsPeerStaticKey]: the server's key for a client in
 	// pqNK, pqXK, pqIK and pqKK; the client's key for a server in pqKN,
 	// pqKK and pqKX) it is required. In a pattern where the peer sends its
 	// static key, it is optional, and if set the key the peer sends must
@@ -136,8 +136,8 @@ func (c *Config) handshakeConfig(client bool) *HandshakeConfig {
 		StaticKey: c.StaticKey,
 		PSKs:      c.PSKs,
 	}
-	if hc.Protocol.Pattern.NeedsRemoteStaticKey(client) {
-		hc.RemoteStaticKey = c.PeerStaticKey
+	if hc.Protocol.Pattern.NeedsPeerStaticKey(client) {
+		hc.PeerStaticKey = c.PeerStaticKey
 	}
 	return hc
 }
@@ -151,7 +151,7 @@ func (c *Config) precompute(client bool) {
 	if k, ok := c.StaticKey.(kem.Precomputer); ok {
 		k.Precompute()
 	}
-	if c.protocol().Pattern.NeedsRemoteStaticKey(client) {
+	if c.protocol().Pattern.NeedsPeerStaticKey(client) {
 		if k, ok := c.PeerStaticKey.(kem.Precomputer); ok {
 			k.Precompute()
 		}
@@ -174,13 +174,12 @@ func (c *Config) check(client bool) error {
 // against the pattern; NewHandshakeState checks the rest.
 func (c *Config) checkPeer(client bool) error {
 	p := c.protocol()
-	peerHasKey := p.Pattern.NeedsRemoteStaticKey(client) || p.Pattern.ReceivesStaticKey(client)
+	peerHasKey := p.Pattern.NeedsPeerStaticKey(client) || p.Pattern.receivesStaticKey(client)
 	switch {
 	case !peerHasKey && (c.PeerStaticKey != nil || c.VerifyPeerStaticKey != nil):
-		return fmt.Errorf("noise: %v: the %s has no static key in %v, but the Config has a PeerStaticKey or VerifyPeerStaticKey for it (a pattern such as pqIK or pqXX authenticates both sides)",
-			p, sideName(!client), p.Pattern)
+		return fmt.Errorf("noise: PeerStaticKey set, but the %s has no static key in %v", sideName(!client), p.Pattern)
 	case c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != p.staticScheme().Name():
-		return fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", p, c.PeerStaticKey.Scheme().Name(), p.staticScheme().Name())
+		return fmt.Errorf("noise: PeerStaticKey is a %s key, want %s", c.PeerStaticKey.Scheme().Name(), p.staticScheme().Name())
 	}
 	return nil
 }
@@ -205,7 +204,7 @@ func (c *Config) verifyPeer(peer kem.EncapsulationKey, side string) error {
 	case err == nil:
 		return nil
 	case err == ErrPeerKeyRefused:
-		return fmt.Errorf("%w: the %s's key is not one of the allowed keys", ErrPeerKeyRefused, side)
+		return fmt.Errorf("%w: the %s's key is not allowed", ErrPeerKeyRefused, side)
 	case errors.Is(err, ErrPeerKeyRefused):
 		return err
 	default:

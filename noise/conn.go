@@ -189,7 +189,7 @@ func (c *Conn) handshake(ctx context.Context) error {
 		// returned, the connection's deadline is now in the past.
 		<-interrupted
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && c.config.handshakeTimeout() > 0 {
-			return fmt.Errorf("noise: handshake not complete within %v (or by the context's deadline): %w", c.config.handshakeTimeout(), ctx.Err())
+			return fmt.Errorf("noise: handshake timed out after %v: %w", c.config.handshakeTimeout(), ctx.Err())
 		}
 		return fmt.Errorf("noise: handshake interrupted: %w", ctx.Err())
 	}
@@ -256,8 +256,7 @@ func (c *Conn) runHandshake() error {
 				return sizeErr
 			}
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return fmt.Errorf("noise: the %s closed the connection during the handshake, before message %d was complete (it refused this %s's static key or handshake, or it does not run %v): %w",
-					c.side(true), i, c.side(false), p, io.ErrUnexpectedEOF)
+				return fmt.Errorf("noise: the %s closed the connection in handshake message %d: %w", c.side(true), i, io.ErrUnexpectedEOF)
 			}
 			return fmt.Errorf("noise: reading handshake message %d: %w", i, err)
 		}
@@ -303,7 +302,7 @@ func (c *Conn) confirm() error {
 	}
 	if err := c.readMessage(); err != nil {
 		if errors.Is(err, ErrTruncated) {
-			return fmt.Errorf("noise: the client closed the connection before confirming the handshake: %w", io.ErrUnexpectedEOF)
+			return fmt.Errorf("noise: the client closed the connection unconfirmed: %w", io.ErrUnexpectedEOF)
 		}
 		return fmt.Errorf("noise: reading the client's handshake confirmation: %w", err)
 	}

@@ -35,7 +35,7 @@ func connConfigs(t testing.TB, p noise.Protocol) (client, server *noise.Config) 
 		server.StaticKey = sr
 		client.PeerStaticKey = sr.EncapsulationKey()
 	}
-	if p.Pattern.NeedsRemoteStaticKey(false) {
+	if p.Pattern.NeedsPeerStaticKey(false) {
 		server.PeerStaticKey = si.EncapsulationKey()
 	}
 	return client, server
@@ -231,7 +231,7 @@ func TestConnRefusedPeer(t *testing.T) {
 		a, b := pipe(t)
 		serr := serve(func() error { defer b.Close(); return noise.Server(b, scfg).Handshake() })
 		cerr := noise.Client(a, ccfg).Handshake()
-		if err := <-serr; !errors.Is(err, noise.ErrPeerKeyRefused) || !strings.Contains(err.Error(), "the client's key is not one of the allowed keys") {
+		if err := <-serr; !errors.Is(err, noise.ErrPeerKeyRefused) || !strings.Contains(err.Error(), "the client's key is not allowed") {
 			t.Errorf("%v: server: %v", p, err)
 		}
 		if cerr == nil {
@@ -270,7 +270,7 @@ func TestConnTimeout(t *testing.T) {
 	for _, send := range [][]byte{nil, append(half, 1, 2, 3)} {
 		a, b := pipe(t)
 		go a.Write(send)
-		if err := noise.Server(b, scfg).Handshake(); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "handshake not complete within 50ms") {
+		if err := noise.Server(b, scfg).Handshake(); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "handshake timed out after 50ms") {
 			t.Errorf("stalling client (%d bytes): %v", len(send), err)
 		}
 	}
@@ -315,7 +315,7 @@ func TestConnNotNoise(t *testing.T) {
 		b.Close()
 	}()
 	err := noise.Server(a, scfg).Handshake()
-	want := fmt.Sprintf("noise: handshake message 0 from the client is %d bytes, want %d for %v (is the peer running this protocol?)", 'G'<<8|'E', p.MessageSizes()[0], p)
+	want := fmt.Sprintf("noise: handshake message 0 from the client is %d bytes, want %d", 'G'<<8|'E', p.MessageSizes()[0])
 	if se, ok := errors.AsType[*noise.MessageSizeError](err); !ok || err.Error() != want ||
 		se.Protocol != p || se.Message != 0 || se.Got != 'G'<<8|'E' || se.Want != p.MessageSizes()[0] || se.AtLeast {
 		t.Errorf("server reading HTTP: %v (%#v), want a *noise.MessageSizeError %q", err, se, want)
@@ -326,7 +326,7 @@ func TestConnNotNoise(t *testing.T) {
 		b2.Write([]byte("HTTP/1.1 400 Bad Request\r\n\r\n"))
 		b2.Close()
 	}()
-	if err := noise.Client(a2, ccfg).Handshake(); err == nil || !strings.Contains(err.Error(), "is the peer running this protocol") {
+	if err := noise.Client(a2, ccfg).Handshake(); err == nil || !strings.Contains(err.Error(), "from the server is 18516 bytes, want") {
 		t.Errorf("client reading HTTP: %v", err)
 	}
 }
@@ -529,7 +529,7 @@ func TestConnConfigErrors(t *testing.T) {
 	if _, err := noise.Listen("tcp", "127.0.0.1:0", &noise.Config{Protocol: p}); err == nil || !strings.Contains(err.Error(), "needs a static key") {
 		t.Errorf("Listen without a static key: %v", err)
 	}
-	if _, err := noise.Dial("tcp", "127.0.0.1:1", &noise.Config{Protocol: p}); err == nil || !strings.Contains(err.Error(), "needs a remote static key") {
+	if _, err := noise.Dial("tcp", "127.0.0.1:1", &noise.Config{Protocol: p}); err == nil || !strings.Contains(err.Error(), "needs a peer static key") {
 		t.Errorf("Dial without the server's key: %v", err)
 	}
 	_, sr := keysOf(t, p.KEM)

@@ -47,7 +47,7 @@
 // learns the responder's. pqNK is the usual choice for a client that
 // knows its server's key, like a pinned certificate; pqIK or pqKK
 // authenticate both sides. [Pattern.NeedsStaticKey] and
-// [Pattern.NeedsRemoteStaticKey] say which keys a party must have.
+// [Pattern.NeedsPeerStaticKey] say which keys a party must have.
 //
 // # KEMs
 //
@@ -183,6 +183,20 @@
 // Both are ordinary transport messages, so a Noise implementation that
 // does not know them reads them as empty payloads; but without an end
 // marker from it, its streams end truncated for a [Conn].
+//
+// # Errors
+//
+// Errors say what failed and keep the explanations here. [ErrAuthentication]
+// from a handshake message means that the peers disagree on a static
+// key, the prologue or a PSK, or that the message was altered; from a
+// transport message, that it was altered, replayed, reordered or
+// truncated, or came from a peer with other keys. A [*MessageSizeError]
+// means that the peer runs another pattern or another KEM (or pair of
+// KEMs), or is not a Noise peer at all. A [Conn] whose peer closes the
+// connection during the handshake returns an error wrapping
+// io.ErrUnexpectedEOF: the peer refused this side's static key
+// ([ErrPeerKeyRefused] on its side) or its handshake, or runs another
+// cipher or hash, which it cannot tell from an altered message.
 //
 // Secrets are never logged or put in error strings. Shared secrets, the
 // chaining key and the handshake's keys are wiped when they are no longer

@@ -84,7 +84,7 @@ func TestPSKNegative(t *testing.T) {
 				if p.Pattern.Hybrid() {
 					b, s = append(bytes.Clone(c.InitRemoteStaticDH), b...), noise.HybridScheme(p.KEM)
 				}
-				if hc.RemoteStaticKey, err = s.NewEncapsulationKey(b); err != nil {
+				if hc.PeerStaticKey, err = s.NewEncapsulationKey(b); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -101,7 +101,7 @@ func TestPSKNegative(t *testing.T) {
 				t.Errorf("error %q does not name the %s", err, c.Expect.Token)
 			}
 			// The Conn layer refuses it before dialling.
-			if _, err := noise.Dial("tcp", "127.0.0.1:1", &noise.Config{Protocol: p, PeerStaticKey: hc.RemoteStaticKey, StaticKey: hc.StaticKey, PSKs: psks}); !errors.Is(err, noise.ErrPSKInvalid) {
+			if _, err := noise.Dial("tcp", "127.0.0.1:1", &noise.Config{Protocol: p, PeerStaticKey: hc.PeerStaticKey, StaticKey: hc.StaticKey, PSKs: psks}); !errors.Is(err, noise.ErrPSKInvalid) {
 				t.Errorf("Dial: %v, want ErrPSKInvalid", err)
 			}
 		})

@@ -91,11 +91,11 @@ func configs(t testing.TB, p noise.Protocol, prologue []byte) (init, resp *noise
 	if p.Pattern.NeedsStaticKey(false) {
 		resp.StaticKey = sr
 	}
-	if p.Pattern.NeedsRemoteStaticKey(true) {
-		init.RemoteStaticKey = sr.EncapsulationKey()
+	if p.Pattern.NeedsPeerStaticKey(true) {
+		init.PeerStaticKey = sr.EncapsulationKey()
 	}
-	if p.Pattern.NeedsRemoteStaticKey(false) {
-		resp.RemoteStaticKey = si.EncapsulationKey()
+	if p.Pattern.NeedsPeerStaticKey(false) {
+		resp.PeerStaticKey = si.EncapsulationKey()
 	}
 	return init, resp
 }
@@ -310,7 +310,7 @@ func TestShortMessage(t *testing.T) {
 	_, err = hs.ReadMessage(nil, make([]byte, want-1))
 	se, ok := errors.AsType[*noise.MessageSizeError](err)
 	if !ok || se.Protocol != p || se.Message != 0 || se.Got != want-1 || se.Want != want || !se.AtLeast ||
-		err.Error() != fmt.Sprintf("noise: handshake message 0 of %v is %d bytes, want at least %d", p, want-1, want) {
+		err.Error() != fmt.Sprintf("noise: handshake message 0 is %d bytes, want at least %d", want-1, want) {
 		t.Errorf("ReadMessage of %d bytes: %v (%#v), want a *noise.MessageSizeError", want-1, err, se)
 	}
 }
@@ -345,9 +345,9 @@ func TestConfigErrors(t *testing.T) {
 		cfg  noise.HandshakeConfig
 		want string
 	}{
-		{"no remote key", noise.HandshakeConfig{Protocol: nk, Initiator: true}, "needs a remote static key"},
+		{"no remote key", noise.HandshakeConfig{Protocol: nk, Initiator: true}, "needs a peer static key"},
 		{"no static key", noise.HandshakeConfig{Protocol: nk}, "needs a static key"},
-		{"unused static key", noise.HandshakeConfig{Protocol: nk, Initiator: true, StaticKey: si, RemoteStaticKey: sr.EncapsulationKey()}, "but one was given"},
+		{"unused static key", noise.HandshakeConfig{Protocol: nk, Initiator: true, StaticKey: si, PeerStaticKey: sr.EncapsulationKey()}, "but one was given"},
 		{"wrong scheme", noise.HandshakeConfig{Protocol: nk, StaticKey: other}, "is a ML-KEM-512 key, want ML-KEM-768"},
 		{"no KEM", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQNN, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "has no KEM"},
 		{"bad pattern", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: 99, KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "unknown pattern"},
@@ -463,15 +463,15 @@ func TestWrongStaticKey(t *testing.T) {
 	}
 	for _, pat := range noise.Patterns() {
 		for _, side := range []bool{true, false} {
-			if !pat.NeedsRemoteStaticKey(side) {
+			if !pat.NeedsPeerStaticKey(side) {
 				continue
 			}
 			p := noise.Protocol{Pattern: pat, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA512}
 			ic, rc := configs(t, p, nil)
 			if side {
-				ic.RemoteStaticKey = wrong.EncapsulationKey()
+				ic.PeerStaticKey = wrong.EncapsulationKey()
 			} else {
-				rc.RemoteStaticKey = wrong.EncapsulationKey()
+				rc.PeerStaticKey = wrong.EncapsulationKey()
 			}
 			init, _ := noise.NewHandshakeState(ic)
 			resp, _ := noise.NewHandshakeState(rc)
@@ -679,7 +679,7 @@ func TestCCS2016(t *testing.T) {
 		nk := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.ChaChaPoly, Hash: noise.SHA256}
 		for _, cfg := range []noise.HandshakeConfig{
 			{Protocol: nk, StaticKey: dk},
-			{Protocol: nk, Initiator: true, RemoteStaticKey: dk.EncapsulationKey()},
+			{Protocol: nk, Initiator: true, PeerStaticKey: dk.EncapsulationKey()},
 		} {
 			_, err := noise.NewHandshakeState(&cfg)
 			if err == nil || !strings.HasPrefix(err.Error(), "noise: "+name+" is not safe as a static key") {

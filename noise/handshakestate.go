@@ -27,13 +27,13 @@ type HandshakeConfig struct {
 	// [*HybridDecapsulationKey] of it in a hybrid pattern. It is required
 	// exactly when [Pattern.NeedsStaticKey] says so.
 	StaticKey kem.DecapsulationKey
-	// RemoteStaticKey is the peer's static public key, known beforehand,
+	// PeerStaticKey is the peer's static public key, known beforehand,
 	// of the same scheme as StaticKey (a [*HybridEncapsulationKey] in a
 	// hybrid pattern).
-	// It is required exactly when [Pattern.NeedsRemoteStaticKey] says
+	// It is required exactly when [Pattern.NeedsPeerStaticKey] says
 	// so; in patterns where the peer sends its static key, read it with
 	// [HandshakeState.PeerStaticKey] instead.
-	RemoteStaticKey kem.EncapsulationKey
+	PeerStaticKey kem.EncapsulationKey
 	// PSKs are the pre-shared keys of a pattern with psk tokens
 	// ([Pattern.WithPSK]), 32 bytes each, in the order the handshake uses
 	// them (ascending positions: for pqXXpsk0+psk3, the psk0 one first).
@@ -110,13 +110,13 @@ func NewHandshakeState(cfg *HandshakeConfig) (*HandshakeState, error) {
 	if cfg.StaticKey != nil {
 		s = cfg.StaticKey.Scheme()
 	}
-	if cfg.RemoteStaticKey != nil {
-		rs = cfg.RemoteStaticKey.Scheme()
+	if cfg.PeerStaticKey != nil {
+		rs = cfg.PeerStaticKey.Scheme()
 	}
 	if err := checkKey(p, "static key", who, s, p.Pattern.NeedsStaticKey(cfg.Initiator)); err != nil {
 		return nil, err
 	}
-	if err := checkKey(p, "remote static key", who, rs, p.Pattern.NeedsRemoteStaticKey(cfg.Initiator)); err != nil {
+	if err := checkKey(p, "peer static key", who, rs, p.Pattern.NeedsPeerStaticKey(cfg.Initiator)); err != nil {
 		return nil, err
 	}
 	if err := checkPSKs(p.Pattern, cfg.PSKs); err != nil {
@@ -125,16 +125,16 @@ func NewHandshakeState(cfg *HandshakeConfig) (*HandshakeState, error) {
 	hs := &HandshakeState{
 		protocol:    p,
 		initiator:   cfg.Initiator,
-		peer:        cfg.RemoteStaticKey,
+		peer:        cfg.PeerStaticKey,
 		sizes:       p.MessageSizes(),
 		generateKey: generateKey,
 		encapsulate: encapsulate,
 		generateDH:  generateDH,
 	}
 	hs.sDH, hs.s = splitStatic(cfg.StaticKey)
-	hs.rsDH, hs.rs = splitRemote(cfg.RemoteStaticKey)
-	if p.Pattern.Hybrid() && ((cfg.StaticKey != nil && hs.sDH == nil) || (cfg.RemoteStaticKey != nil && hs.rsDH == nil)) {
-		return nil, errors.New("noise: a hybrid pattern's static keys must be *HybridDecapsulationKey and *HybridEncapsulationKey")
+	hs.rsDH, hs.rs = splitRemote(cfg.PeerStaticKey)
+	if p.Pattern.Hybrid() && ((cfg.StaticKey != nil && hs.sDH == nil) || (cfg.PeerStaticKey != nil && hs.rsDH == nil)) {
+		return nil, errors.New("noise: hybrid pattern with a non-hybrid static key")
 	}
 	for _, k := range cfg.PSKs {
 		hs.psks = append(hs.psks, bytes.Clone(k))
@@ -190,11 +190,11 @@ func checkPSKs(p Pattern, psks [][]byte) error {
 func checkKey(p Protocol, what, who string, k kem.Scheme, want bool) error {
 	switch {
 	case want && k == nil:
-		return fmt.Errorf("noise: %v: the %s needs a %s", p, who, what)
+		return fmt.Errorf("noise: the %s needs a %s in %v", who, what, p.Pattern)
 	case !want && k != nil:
-		return fmt.Errorf("noise: %v: the %s has no %s in %v, but one was given", p, who, what, p.Pattern)
+		return fmt.Errorf("noise: the %s has no %s in %v, but one was given", who, what, p.Pattern)
 	case k != nil && k.Name() != p.staticScheme().Name():
-		return fmt.Errorf("noise: %v: the %s's %s is a %s key, want %s", p, who, what, k.Name(), p.staticScheme().Name())
+		return fmt.Errorf("noise: the %s's %s is a %s key, want %s", who, what, k.Name(), p.staticScheme().Name())
 	}
 	return nil
 }
@@ -287,8 +287,7 @@ func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
 	}
 	size := hs.sizes[hs.msg] + len(payload)
 	if size > MaxMessageSize {
-		return out, fmt.Errorf("%w: handshake message %d of %v would be %d bytes with a %d-byte payload, over the %d-byte limit (at most %d bytes of payload)",
-			ErrMessageTooLarge, hs.msg, hs.protocol, size, len(payload), MaxMessageSize, MaxMessageSize-(size-len(payload)))
+		return out, fmt.Errorf("%w: %d-byte payload, want at most %d", ErrMessageTooLarge, len(payload), MaxMessageSize-(size-len(payload)))
 	}
 	out = slices.Grow(out, size)
 	out, err := hs.writeTokens(out)
@@ -447,7 +446,7 @@ func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
 	}
 	i := hs.msg
 	if len(message) > MaxMessageSize {
-		return out, hs.fail(fmt.Errorf("%w: handshake message %d is %d bytes, over the %d-byte limit", ErrMessageTooLarge, i, len(message), MaxMessageSize))
+		return out, hs.fail(fmt.Errorf("%w: %d bytes, over %d", ErrMessageTooLarge, len(message), MaxMessageSize))
 	}
 	if want := hs.sizes[i]; len(message) < want {
 		return out, hs.fail(&MessageSizeError{Protocol: hs.protocol, Message: i, Got: len(message), Want: want, AtLeast: true})
@@ -460,8 +459,7 @@ func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
 	}
 	if err != nil {
 		if ae := (*authError)(nil); errors.As(err, &ae) {
-			return out, hs.fail(fmt.Errorf("%w: handshake message %d from the %s, %s (a wrong static key, another prologue, or an altered message)",
-				ErrAuthentication, i, hs.sender(i), ae.part))
+			return out, hs.fail(fmt.Errorf("%w: handshake message %d from the %s, %s", ErrAuthentication, i, hs.sender(i), ae.part))
 		}
 		return out, hs.fail(fmt.Errorf("noise: handshake message %d from the %s: %w", i, hs.sender(i), err))
 	}
@@ -487,13 +485,13 @@ type MessageSizeError struct {
 
 func (e *MessageSizeError) Error() string {
 	if e.AtLeast {
-		return fmt.Sprintf("noise: handshake message %d of %v is %d bytes, want at least %d", e.Message, e.Protocol, e.Got, e.Want)
+		return fmt.Sprintf("noise: handshake message %d is %d bytes, want at least %d", e.Message, e.Got, e.Want)
 	}
 	from := ""
 	if e.from != "" {
 		from = " from the " + e.from
 	}
-	return fmt.Sprintf("noise: handshake message %d%s is %d bytes, want %d for %v (is the peer running this protocol?)", e.Message, from, e.Got, e.Want, e.Protocol)
+	return fmt.Sprintf("noise: handshake message %d%s is %d bytes, want %d", e.Message, from, e.Got, e.Want)
 }
 
 // readTokens processes the message's tokens, returning what is left of

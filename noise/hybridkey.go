@@ -81,7 +81,7 @@ func (h hybridScheme) NewEncapsulationKey(b []byte) (kem.EncapsulationKey, error
 // pairs: an X25519 key, for the DH tokens (es, se, ss), and a key of the
 // protocol's static KEM, for skem. They are kem keys whose scheme is
 // [HybridScheme] of the KEM, so that they go wherever a static key goes:
-// [HandshakeConfig.StaticKey], [HandshakeConfig.RemoteStaticKey],
+// [HandshakeConfig.StaticKey], [HandshakeConfig.PeerStaticKey],
 // [Config.StaticKey], [Config.PeerStaticKey], the key given to
 // [Config.VerifyPeerStaticKey] and [AllowPeers], and
 // [HandshakeState.PeerStaticKey].

@@ -342,10 +342,10 @@ func (p Pattern) NeedsStaticKey(initiator bool) bool {
 	return false
 }
 
-// NeedsRemoteStaticKey reports whether the initiator (or, with initiator
+// NeedsPeerStaticKey reports whether the initiator (or, with initiator
 // false, the responder) must be given the peer's static public key before
 // the handshake: the peer's static key is a pre-message of the pattern.
-func (p Pattern) NeedsRemoteStaticKey(initiator bool) bool {
+func (p Pattern) NeedsPeerStaticKey(initiator bool) bool {
 	if !p.valid() {
 		return false
 	}
@@ -353,10 +353,10 @@ func (p Pattern) NeedsRemoteStaticKey(initiator bool) bool {
 	return (initiator && sp.preResp) || (!initiator && sp.preInit)
 }
 
-// ReceivesStaticKey reports whether the initiator (or, with initiator
+// receivesStaticKey reports whether the initiator (or, with initiator
 // false, the responder) receives the peer's static public key during the
 // handshake (the peer sends an s token).
-func (p Pattern) ReceivesStaticKey(initiator bool) bool {
+func (p Pattern) receivesStaticKey(initiator bool) bool {
 	if !p.valid() {
 		return false
 	}

@@ -74,7 +74,7 @@ func TestConnPrecompute(t *testing.T) {
 				{"client's StaticKey", &clientStatic, want(c.pat.NeedsStaticKey(true))},
 				{"client's PeerStaticKey", &clientPeer, want(c.clientPeer)},
 				{"server's StaticKey", &serverStatic, want(c.server)},
-				{"server's PeerStaticKey", &serverPeer, want(c.pat.NeedsRemoteStaticKey(false))},
+				{"server's PeerStaticKey", &serverPeer, want(c.pat.NeedsPeerStaticKey(false))},
 			} {
 				if got := k.n.Load(); got != k.want {
 					t.Errorf("%s: Precompute called %d times, want %d", k.what, got, k.want)

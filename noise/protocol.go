@@ -258,7 +258,7 @@ func (p Protocol) check() error {
 		}
 	}
 	if kem.EphemeralOnly(p.KEM) && p.Pattern.hasStaticKeys() {
-		return fmt.Errorf("noise: %s is not safe as a static key (ephemeral-only: pqNN, or an EphemeralKEM)", p.KEM.Name())
+		return fmt.Errorf("noise: %s is not safe as a static key", p.KEM.Name())
 	}
 	sizes := p.MessageSizes()
 	for i, n := range sizes {
@@ -359,15 +359,15 @@ func ParseProtocol(name string) (Protocol, error) {
 // parseKEMs parses a KEM part, "KEM" or "EKEM+SKEM"; a KEM name may
 // itself hold a "+", so each split is tried.
 func parseKEMs(part string) (ephemeral, static kem.Scheme, err error) {
-	if k, err := KEMByName(part); err == nil {
+	if k, err := kemByName(part); err == nil {
 		return nil, k, nil
 	}
 	for i := range len(part) {
 		if part[i] != '+' {
 			continue
 		}
-		e, err1 := KEMByName(part[:i])
-		s, err2 := KEMByName(part[i+1:])
+		e, err1 := kemByName(part[:i])
+		s, err2 := kemByName(part[i+1:])
 		if err1 != nil || err2 != nil {
 			continue
 		}

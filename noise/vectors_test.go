@@ -241,12 +241,12 @@ func runVector(t *testing.T, v *vector) {
 	newParty := func(name string, initiator bool, prologue []byte, static kem.DecapsulationKey, rs kem.EncapsulationKey, rng []draw) *party {
 		d := &draws{t, name, rng}
 		hs, err := noisetest.NewHandshakeState(&noise.HandshakeConfig{
-			Protocol:        p,
-			Initiator:       initiator,
-			Prologue:        prologue,
-			StaticKey:       static,
-			RemoteStaticKey: rs,
-			PSKs:            psks,
+			Protocol:      p,
+			Initiator:     initiator,
+			Prologue:      prologue,
+			StaticKey:     static,
+			PeerStaticKey: rs,
+			PSKs:          psks,
 		}, d)
 		if err != nil {
 			t.Fatal(err)
@@ -423,8 +423,8 @@ func TestClatterText(t *testing.T) {
 			prologue := vectors.Hex(t, fields["prologue_hex"])
 			icfg := &noise.HandshakeConfig{Protocol: p, Initiator: true, Prologue: prologue, StaticKey: si}
 			rcfg := &noise.HandshakeConfig{Protocol: p, Prologue: prologue, StaticKey: sr}
-			if p.Pattern.NeedsRemoteStaticKey(true) {
-				icfg.RemoteStaticKey = sr.EncapsulationKey()
+			if p.Pattern.NeedsPeerStaticKey(true) {
+				icfg.PeerStaticKey = sr.EncapsulationKey()
 			}
 			hi, err := noisetest.NewHandshakeState(icfg, rng)
 			if err != nil {

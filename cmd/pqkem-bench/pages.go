@@ -43,10 +43,14 @@ full handshake:
       handshake, as package noise does for every Config (a FrodoKEM key
       keeps its matrix A). A scheme that is only safe for ephemeral keys
       runs pqNN instead, which authenticates neither side.
+  STATIC+EPHEMERALe, such as FrodoKEM-640-AES+ML-KEM-768e
+      pqNK with a server key of the scheme STATIC and ephemeral keys of
+      EPHEMERAL (Noise_pqNK_MLKEM768+FrodoKEM-640-AES_AESGCM_SHA256).
 
 Without -alg the contenders are both TLS ones and pqNK with
 DHKEM-X25519-HKDF-SHA256 (the classical baseline), ML-KEM-512, ML-KEM-768,
-ML-KEM-1024, X-Wing, X25519MLKEM768 and the six FrodoKEM sets, and, if the
+ML-KEM-1024, X-Wing, X25519MLKEM768, the six FrodoKEM sets, and the
+three FrodoKEM AES sets with ML-KEM-768 ephemeral keys, and, if the
 registry has it, pqNN with Frodo-CCS2016-Recommended (the paper's own key
 exchange, which is only for ephemeral keys).
 
@@ -75,7 +79,7 @@ one connection, after the handshake, from server to client, pqNK ML-KEM-768
 (AESGCM, SHA256) against TLS-X25519MLKEM768, taking turns, three rounds for
 each of -rounds: the median throughput, its ratio, and the CPU time of both
 sides per MiB. A progress line goes to standard error while it runs; the
-defaults take about 7 minutes.
+defaults take about 8 minutes.
 
 -md FILE also writes the tables to FILE as a Markdown document with the
 machine, the Go version, pqkem's commit and the command line that
@@ -107,7 +111,7 @@ type pagesCmd struct {
 func defaultPageClients() int { return 4 * runtime.GOMAXPROCS(0) }
 
 func (c *pagesCmd) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.algs, "alg", "", "comma-separated contender `NAMES`: TLS-X25519, TLS-X25519MLKEM768 and kem scheme names (default: see the command's help)")
+	fs.StringVar(&c.algs, "alg", "", "comma-separated contender `NAMES`: TLS-X25519, TLS-X25519MLKEM768, kem scheme names and STATIC+EPHEMERALe pairs (default: see the command's help)")
 	fs.StringVar(&c.pages, "pages", "1,1024,10240,102400", "comma-separated page `SIZES` in bytes")
 	fs.IntVar(&c.clients, "clients", defaultPageClients(), "`N` concurrent clients in the loaded runs, four a CPU by default")
 	fs.IntVar(&c.rounds, "rounds", 7, "number of alternating `rounds`; the tables give medians over them")

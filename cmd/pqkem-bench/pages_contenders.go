@@ -40,7 +40,8 @@ const (
 )
 
 // defaultPageContenders are the contenders without -alg: crypto/tls with
-// X25519 and with X25519MLKEM768, then pqNK over the registry's schemes;
+// X25519 and with X25519MLKEM768, then pqNK over the registry's schemes,
+// then pqNK with a FrodoKEM static key and an ML-KEM-768 ephemeral key;
 // pqNN with the Frodo paper's own key exchange is added when the registry
 // has it.
 var defaultPageContenders = []string{
@@ -51,6 +52,7 @@ var defaultPageContenders = []string{
 	"FrodoKEM-640-AES", "FrodoKEM-640-SHAKE",
 	"FrodoKEM-976-AES", "FrodoKEM-976-SHAKE",
 	"FrodoKEM-1344-AES", "FrodoKEM-1344-SHAKE",
+	"FrodoKEM-640-AES+ML-KEM-768e", "FrodoKEM-976-AES+ML-KEM-768e", "FrodoKEM-1344-AES+ML-KEM-768e",
 }
 
 // A secureConn is the client or server side of a handshake over a
@@ -130,9 +132,10 @@ func newTLSSecurity(group tls.CurveID, cert *tlsCert) *security {
 
 // newNoiseSecurity returns pqNK over s with a fresh server key, or for a
 // scheme that is only safe for ephemeral keys, pqNN; AESGCM and SHA256
-// in both, as TLS 1.3 runs AES-GCM and SHA-256.
-func newNoiseSecurity(s kem.Scheme) (*security, error) {
-	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
+// in both, as TLS 1.3 runs AES-GCM and SHA-256. With ephemeral not nil,
+// the ephemeral keys are of that KEM (noise's split KEMs).
+func newNoiseSecurity(s, ephemeral kem.Scheme) (*security, error) {
+	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256, EphemeralKEM: ephemeral}
 	if kem.EphemeralOnly(s) {
 		p.Pattern = noise.PQNN
 	}
@@ -147,6 +150,9 @@ func newNoiseSecurity(s kem.Scheme) (*security, error) {
 		client.PeerStaticKey = dk.EncapsulationKey()
 	}
 	label := p.Pattern.String() + " " + s.Name()
+	if ephemeral != nil {
+		label += "+" + ephemeral.Name() + "e"
+	}
 	if p.Pattern == noise.PQNN {
 		label += " (unauthenticated)"
 	}
@@ -209,11 +215,11 @@ func pageContenders(names []string) ([]*security, error) {
 			}
 			out = append(out, newTLSSecurity(group, cert))
 		default:
-			s, err := kem.ByName(name)
+			s, e, err := parseNoiseContender(name)
 			if err != nil {
-				return nil, fmt.Errorf("pages: -alg: %w (or %s, %s)", err, tlsX25519Name, tlsX25519MLKEM768)
+				return nil, err
 			}
-			sec, err := newNoiseSecurity(s)
+			sec, err := newNoiseSecurity(s, e)
 			if err != nil {
 				return nil, err
 			}
@@ -221,6 +227,29 @@ func pageContenders(names []string) ([]*security, error) {
 		}
 	}
 	return out, nil
+}
+
+// parseNoiseContender parses a Noise contender's -alg name: a kem scheme
+// name, or STATIC+EPHEMERALe ("FrodoKEM-640-AES+ML-KEM-768e") for a
+// static key of one scheme and ephemeral keys of another.
+func parseNoiseContender(name string) (static, ephemeral kem.Scheme, err error) {
+	s, err := kem.ByName(name)
+	if err == nil {
+		return s, nil, nil
+	}
+	if pair, ok := strings.CutSuffix(name, "e"); ok {
+		for i := range len(pair) {
+			if pair[i] != '+' {
+				continue
+			}
+			s, err1 := kem.ByName(pair[:i])
+			e, err2 := kem.ByName(pair[i+1:])
+			if err1 == nil && err2 == nil && !kem.EphemeralOnly(s) && s.Name() != e.Name() {
+				return s, e, nil
+			}
+		}
+	}
+	return nil, nil, fmt.Errorf("pages: -alg: %w (or %s, %s, or STATIC+EPHEMERALe)", err, tlsX25519Name, tlsX25519MLKEM768)
 }
 
 // A pageServer is one contender's HTTP server on loopback and the client

@@ -127,6 +127,23 @@ func TestPagesDefaults(t *testing.T) {
 	}
 }
 
+// TestPagesSplit checks the contenders with a static key of one scheme
+// and ephemeral keys of another.
+func TestPagesSplit(t *testing.T) {
+	secs, err := pageContenders([]string{"FrodoKEM-640-AES+ML-KEM-768e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := secs[0]; s.label != "pqNK FrodoKEM-640-AES+ML-KEM-768e" || s.protocol != "Noise_pqNK_MLKEM768+FrodoKEM-640-AES_AESGCM_SHA256" {
+		t.Errorf("label %q, protocol %q", s.label, s.protocol)
+	}
+	for _, name := range []string{"FrodoKEM-640-AES+ML-KEM-768", "FrodoKEM-640-AES+Nope-e", "eFrodoKEM-640-AES+ML-KEM-768e", "ML-KEM-768+ML-KEM-768e"} {
+		if _, err := pageContenders([]string{name}); err == nil {
+			t.Errorf("-alg %s: no error", name)
+		}
+	}
+}
+
 func TestPagesUsage(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

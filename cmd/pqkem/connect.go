@@ -118,7 +118,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		}
 	}
 	p := c.protocol(dk != nil, ek.Scheme())
-	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, RemoteStaticKey: ek}); err != nil {
+	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, PeerStaticKey: ek}); err != nil {
 		return fmt.Errorf("-pub %s: %w", displayName(c.pub), err)
 	}
 	for _, k := range []any{dk, ek} {
@@ -218,10 +218,10 @@ func handshakeError(err error) error {
 			"-pub may not be the server's key, or the server runs another -cipher or -hash"}
 	case isSize:
 		return &hintedError{fmt.Errorf("handshake: the server's message %d has %d bytes, want %d", se.Message, se.Got, se.Want),
-			"the server runs another KEM or pattern (a -key given or missing?), or is not a 'pqkem serve'"}
+			"the server runs another KEM or pattern (a -key given or missing? another -ephemeral?), or is not a 'pqkem serve'"}
 	case isClosedDuringHandshake(err):
 		return &hintedError{errors.New("handshake: the server closed the connection"),
-			"a wrong -pub, a -key not in the server's -allow (or none where it wants one), another -cipher or -hash, or too many failed handshakes from this address; the server's log says which"}
+			"a wrong -pub, a -key not in the server's -allow (or none where it wants one), another -cipher, -hash or -ephemeral, or too many failed handshakes from this address; the server's log says which"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &hintedError{errors.New("handshake: no answer within -timeout"), "the server may be overloaded, or -to is not a 'pqkem serve'"}
 	}

@@ -349,7 +349,31 @@ func sizeHint(se *noise.MessageSizeError, p noise.Protocol, mutual bool) string 
 	if sizes := other.MessageSizes(); se.Message == 0 && len(sizes) > 0 && se.Got == sizes[0] {
 		return hint
 	}
-	return ""
+	if se.Message != 0 {
+		return ""
+	}
+	// The first message holds the client's ephemeral key: name the
+	// -ephemeral KEMs that give its size.
+	current := p.KEM
+	if p.EphemeralKEM != nil {
+		current = p.EphemeralKEM
+	}
+	var names []string
+	for _, e := range kem.All() {
+		q := p
+		q.EphemeralKEM = e
+		if sizes := q.MessageSizes(); len(sizes) > 0 && se.Got == sizes[0] && e.Name() != current.Name() {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if n := len(names); n > 1 {
+		names[n-2] += " or " + names[n-1]
+		names = names[:n-1]
+	}
+	return "; the client's -ephemeral may be " + strings.Join(names, ", ")
 }
 
 // refusedKeyError is the error of [allowKeys] for a key it refuses.

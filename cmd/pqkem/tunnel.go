@@ -37,8 +37,12 @@ client keys it lists. The KEM is the scheme of the server's key (see
 'pqkem list'; eFrodoKEM is refused: its keys are not safe as long-term
 keys; DHKEM-X25519-HKDF-SHA256 runs, as the classical baseline, but is
 not post-quantum); the cipher and hash default to AESGCM and SHA256,
-and both sides must use the same -cipher and -hash. The protocol name,
-such as Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed at the start.
+and both sides must use the same -cipher and -hash. With -ephemeral, the
+ephemeral keys are of another KEM than the server key's (for example a
+FrodoKEM-640-AES server key with ML-KEM-768 ephemeral keys, forward
+secrecy at ML-KEM's cost), and both sides must give the same -ephemeral.
+The protocol name, such as Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed
+at the start.
 
 Each direction of a forwarded connection ends cleanly only when its
 source ended cleanly: a TCP or Unix half-close, or PQNoise's
@@ -75,6 +79,7 @@ material and no forwarded data are logged: a fingerprint is the first
 // flags into.
 type tunnelConfig struct {
 	cipher, hash string // as given; check parses them
+	ephemeral    string // as given; check parses it
 	timeout      time.Duration
 	idle         time.Duration
 	grace        time.Duration
@@ -82,8 +87,9 @@ type tunnelConfig struct {
 	quiet        bool
 	status       string
 
-	noiseCipher noise.Cipher
-	noiseHash   noise.Hash
+	noiseCipher  noise.Cipher
+	noiseHash    noise.Hash
+	ephemeralKEM kem.Scheme // nil: the static key's scheme
 }
 
 // The defaults of the bounds.
@@ -99,6 +105,7 @@ const (
 func (f *tunnelConfig) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers())+" (the same on both sides)")
 	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes())+" (the same on both sides)")
+	fs.StringVar(&f.ephemeral, "ephemeral", "", "the `KEM` of the ephemeral keys (see 'pqkem list'), if not the server key's scheme; the same on both sides (a mismatch fails the handshake: the server logs a message of the wrong size)")
 	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "the longest a handshake, the wait for a place among -max, or connecting to -to may take")
 	fs.DurationVar(&f.idle, "idle", 0, "end a forwarded connection after this `duration` without traffic either way; 0 means no limit")
 	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are cut")
@@ -115,6 +122,11 @@ func (f *tunnelConfig) check() error {
 	}
 	if f.noiseHash, err = noise.ParseHash(f.hash); err != nil {
 		return cli.Usagef("-hash: %s", strings.TrimPrefix(err.Error(), "noise: "))
+	}
+	if f.ephemeral != "" {
+		if f.ephemeralKEM, err = kem.ByName(f.ephemeral); err != nil {
+			return cli.Usagef("-ephemeral: unknown KEM %q (see 'pqkem list')", f.ephemeral)
+		}
 	}
 	switch {
 	case f.timeout <= 0:
@@ -138,11 +150,14 @@ func noiseNames[T fmt.Stringer](values []T) string {
 	return strings.Join(names, ", ")
 }
 
-// protocol returns the protocol of a tunnel with the flags' cipher and
-// hash and KEM s: pqIK if the client has a static key (mutual), else
-// pqNK.
+// protocol returns the protocol of a tunnel with the flags' cipher, hash
+// and ephemeral KEM and the static KEM s: pqIK if the client has a static
+// key (mutual), else pqNK.
 func (f *tunnelConfig) protocol(mutual bool, s kem.Scheme) noise.Protocol {
 	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: f.noiseCipher, Hash: f.noiseHash}
+	if e := f.ephemeralKEM; e != nil && e.Name() != s.Name() {
+		p.EphemeralKEM = e
+	}
 	if mutual {
 		p.Pattern = noise.PQIK
 	}
