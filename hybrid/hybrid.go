@@ -51,6 +51,18 @@
 // the check, as CIRCL's kem/xwing does, accepts a small-order X25519 point
 // that this package rejects. No honest party ever produces one.
 //
+// # Use with crypto/hpke
+//
+// The standard library's crypto/hpke has MLKEM768X25519, MLKEM768P256,
+// MLKEM1024P384, MLKEM768 and MLKEM1024 too, and takes this package's keys
+// of those KEMs by their bytes: hpke.MLKEM768X25519().NewPublicKey(ek.Bytes())
+// to seal, hpke.MLKEM768X25519().NewPrivateKey(dk.Bytes()) to open (the
+// function of crypto/hpke with the name of the KEM, or hpke.NewKEM with
+// [KEM.HPKEID]). The other way, the Bytes of a crypto/hpke private key is
+// the seed [KEM.NewDecapsulationKey] takes. hpke.NewHybridPublicKey and
+// hpke.NewHybridPrivateKey do not work with these keys: they accept
+// crypto/mlkem's types only. See the examples.
+//
 // Package [github.com/pqkem/pqkem/kem] registers the six hybrids by name,
 // so the command and key files reach them as they reach ML-KEM.
 package hybrid

@@ -25,6 +25,17 @@
 // [github.com/pqkem/pqkem/kem] does that on its own: its Bytes returns the
 // expanded form for these keys).
 //
+// # Use with crypto/hpke
+//
+// The standard library's crypto/hpke takes these keys by their bytes:
+// hpke.MLKEM768().NewPublicKey(ek.Bytes()) to seal to an encapsulation key,
+// and hpke.MLKEM768().NewPrivateKey(dk.Bytes()) to open with the
+// decapsulation key's seed (MLKEM1024 for ML-KEM-1024; crypto/hpke has no
+// ML-KEM-512). The other way, the Bytes of a crypto/hpke ML-KEM private key
+// is a seed that [NewDecapsulationKey768] takes. hpke.NewMLKEMPublicKey and
+// hpke.NewMLKEMPrivateKey do not work: they accept crypto/mlkem's types
+// only. See the examples.
+//
 // # Implementation
 //
 // The three levels share one implementation (package internal/fips203):
