@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	encbin "encoding/binary"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -373,4 +375,73 @@ func TestPakePasswordFile(t *testing.T) {
 	if code != exitError || strings.Contains(stderr, "password") || !strings.Contains(stderr, "connect") {
 		t.Errorf("a 1024-byte password: exit %d, stderr %q; want a connection error", code, stderr)
 	}
+}
+
+// TestPakeWireCompat runs the command's listener and connecting side
+// against package pake's Client and Server on loopback, with the same and
+// with different passwords: the two speak one wire format.
+func TestPakeWireCompat(t *testing.T) {
+	s := pake.Default()
+	kdf := &pake.Argon2Params{Time: 1, Memory: 64, Threads: 1}
+	creds := func(pw string) *pake.Credentials {
+		c, err := pake.NewCredentials(s, []byte(pw), "client", "server", kdf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	for _, pw := range []string{"pw", "other"} {
+		for _, cmdIsServer := range []bool{true, false} {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			type res struct {
+				key []byte
+				err error
+			}
+			ch := make(chan res, 1)
+			go func() {
+				c, err := ln.Accept()
+				ln.Close()
+				if err != nil {
+					ch <- res{nil, err}
+					return
+				}
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				var r res
+				if cmdIsServer {
+					r.key, r.err = pakeRespondCompat(c, creds("pw"))
+				} else {
+					r.key, r.err = pake.Server(context.Background(), c, &pake.Config{Credentials: creds("pw"), Timeout: 10 * time.Second})
+				}
+				ch <- r
+			}()
+			c, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetDeadline(time.Now().Add(10 * time.Second))
+			var key []byte
+			if cmdIsServer {
+				key, err = pake.Client(context.Background(), c, &pake.Config{Credentials: creds(pw), Timeout: 10 * time.Second})
+			} else {
+				key, err = pakeInitiateCompat(c, creds(pw))
+			}
+			c.Close()
+			r := <-ch
+			if pw == "pw" {
+				if err != nil || r.err != nil || len(key) != 32 || !bytes.Equal(key, r.key) {
+					t.Errorf("command as server %v: client %x, %v; server %x, %v", cmdIsServer, key, err, r.key, r.err)
+				}
+			} else if !pakeIsMismatch(err) || !pakeIsMismatch(r.err) {
+				t.Errorf("command as server %v, wrong password: client %v; server %v", cmdIsServer, err, r.err)
+			}
+		}
+	}
+}
+
+func pakeIsMismatch(err error) bool {
+	return errors.Is(err, pake.ErrPasswordMismatch) || errors.Is(err, errPakeMismatch)
 }
