@@ -45,9 +45,9 @@
 //
 // The samplers A1, B0 and C1 are constant time ([Samplers]). The paper's A0,
 // FIPS 203 SampleNTT itself, is variable time and UNSAFE for real
-// passwords: it is there for comparisons and benchmarks only, under the
-// name [A0VariableTime], and [ByName], [ParseSampler] and [All] never give
-// it out.
+// passwords: no function of this package takes it or gives it out; it is
+// there for comparisons and benchmarks only, in package
+// [github.com/pqkem/pqkem/pake/paketest].
 //
 // # Two layers
 //
