@@ -116,12 +116,7 @@ func (s *KeyExchangeSet) alice0(random []byte) ([]byte, *AliceState) {
 	b := w.bp[:n*nbar]  // E, then B
 	s.sampleMatrix(sm, random[seedASize:seedASize+ccsSamplerKey])
 	s.sampleMatrix(b, random[seedASize+ccsSamplerKey:ccsAliceRandom])
-	st := make([]uint16, nbar*n)
-	for i := range n {
-		for k := range nbar {
-			st[k*n+i] = sm[i*nbar+k]
-		}
-	}
+	st := p.transpose(sm) // S^T
 	clear(sm)
 
 	// B = A S + E
@@ -174,11 +169,7 @@ func (s *KeyExchangeSet) bob(aliceMsg, random []byte) (msg, key []byte) {
 	bt := w.t[:nbar*n]   // B^T
 	col := w.bp[:n*nbar] // B, row by row; B' is packed
 	p.unpack(col, aliceMsg[seedASize:])
-	for i := range n {
-		for l := range nbar {
-			bt[l*n+i] = col[i*nbar+l]
-		}
-	}
+	p.transposeTo(bt, col)
 	v := epp
 	for k := range nbar {
 		dot8(v[k*nbar:k*nbar+nbar], sp[k*n:k*n+n], bt, n)
