@@ -110,8 +110,8 @@ func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 // section 7.3 (the length and the H(ek) hash check) and the modulus check
 // of section 7.2 on the encapsulation key inside it.
 //
-// A key parsed this way has no seed: its Bytes method returns nil. Prefer
-// the seed form wherever you store keys.
+// A key parsed this way has no seed: its Bytes method returns this
+// encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded{{.N}}(dk []byte) (*DecapsulationKey{{.N}}, error) {
 	k := new(DecapsulationKey{{.N}})
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM{{.N}}, dk); err != nil {
@@ -123,11 +123,14 @@ func NewDecapsulationKeyExpanded{{.N}}(dk []byte) (*DecapsulationKey{{.N}}, erro
 // Bytes returns the decapsulation key as a 64-byte seed d || z, in the
 // form [NewDecapsulationKey{{.N}}] takes.
 //
-// A key made by [NewDecapsulationKeyExpanded{{.N}}] has no seed, and
-// Bytes returns nil for it; use [DecapsulationKey{{.N}}.ExpandedBytes].
+// A key made by [NewDecapsulationKeyExpanded{{.N}}] has no seed: for it,
+// Bytes returns the {{.DKSize}}-byte FIPS 203 encoding, as
+// [DecapsulationKey{{.N}}.ExpandedBytes] does, which
+// NewDecapsulationKeyExpanded{{.N}} takes. The length tells the two forms
+// apart.
 func (dk *DecapsulationKey{{.N}}) Bytes() []byte {
 	if !dk.key.HasSeed() {
-		return nil
+		return dk.ExpandedBytes()
 	}
 	return dk.key.Seed(make([]byte, 0, SeedSize))
 }

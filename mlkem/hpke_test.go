@@ -143,6 +143,23 @@ func TestHPKE(t *testing.T) {
 	}
 }
 
+// TestHPKEExpandedKey checks what the package documentation says of a key
+// with no seed: crypto/hpke refuses its Bytes (the expanded form) with an
+// error.
+func TestHPKEExpandedKey(t *testing.T) {
+	dk, err := mlkem.GenerateKey768()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xdk, err := mlkem.NewDecapsulationKeyExpanded768(dk.ExpandedBytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hpke.MLKEM768().NewPrivateKey(xdk.Bytes()); err == nil {
+		t.Error("crypto/hpke takes an expanded key")
+	}
+}
+
 // TestHPKEForeignKeyTypes records why the documented route goes through
 // bytes: crypto/hpke's NewMLKEMPublicKey and NewMLKEMPrivateKey accept
 // crypto/mlkem's key types only. If a Go release starts accepting other

@@ -66,8 +66,8 @@ func NewDecapsulationKey1024(seed []byte) (*DecapsulationKey1024, error) {
 // section 7.3 (the length and the H(ek) hash check) and the modulus check
 // of section 7.2 on the encapsulation key inside it.
 //
-// A key parsed this way has no seed: its Bytes method returns nil. Prefer
-// the seed form wherever you store keys.
+// A key parsed this way has no seed: its Bytes method returns this
+// encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded1024(dk []byte) (*DecapsulationKey1024, error) {
 	k := new(DecapsulationKey1024)
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM1024, dk); err != nil {
@@ -79,11 +79,14 @@ func NewDecapsulationKeyExpanded1024(dk []byte) (*DecapsulationKey1024, error) {
 // Bytes returns the decapsulation key as a 64-byte seed d || z, in the
 // form [NewDecapsulationKey1024] takes.
 //
-// A key made by [NewDecapsulationKeyExpanded1024] has no seed, and
-// Bytes returns nil for it; use [DecapsulationKey1024.ExpandedBytes].
+// A key made by [NewDecapsulationKeyExpanded1024] has no seed: for it,
+// Bytes returns the 3168-byte FIPS 203 encoding, as
+// [DecapsulationKey1024.ExpandedBytes] does, which
+// NewDecapsulationKeyExpanded1024 takes. The length tells the two forms
+// apart.
 func (dk *DecapsulationKey1024) Bytes() []byte {
 	if !dk.key.HasSeed() {
-		return nil
+		return dk.ExpandedBytes()
 	}
 	return dk.key.Seed(make([]byte, 0, SeedSize))
 }

@@ -66,8 +66,8 @@ func NewDecapsulationKey512(seed []byte) (*DecapsulationKey512, error) {
 // section 7.3 (the length and the H(ek) hash check) and the modulus check
 // of section 7.2 on the encapsulation key inside it.
 //
-// A key parsed this way has no seed: its Bytes method returns nil. Prefer
-// the seed form wherever you store keys.
+// A key parsed this way has no seed: its Bytes method returns this
+// encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded512(dk []byte) (*DecapsulationKey512, error) {
 	k := new(DecapsulationKey512)
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM512, dk); err != nil {
@@ -79,11 +79,14 @@ func NewDecapsulationKeyExpanded512(dk []byte) (*DecapsulationKey512, error) {
 // Bytes returns the decapsulation key as a 64-byte seed d || z, in the
 // form [NewDecapsulationKey512] takes.
 //
-// A key made by [NewDecapsulationKeyExpanded512] has no seed, and
-// Bytes returns nil for it; use [DecapsulationKey512.ExpandedBytes].
+// A key made by [NewDecapsulationKeyExpanded512] has no seed: for it,
+// Bytes returns the 1632-byte FIPS 203 encoding, as
+// [DecapsulationKey512.ExpandedBytes] does, which
+// NewDecapsulationKeyExpanded512 takes. The length tells the two forms
+// apart.
 func (dk *DecapsulationKey512) Bytes() []byte {
 	if !dk.key.HasSeed() {
-		return nil
+		return dk.ExpandedBytes()
 	}
 	return dk.key.Seed(make([]byte, 0, SeedSize))
 }

@@ -66,8 +66,8 @@ func NewDecapsulationKey768(seed []byte) (*DecapsulationKey768, error) {
 // section 7.3 (the length and the H(ek) hash check) and the modulus check
 // of section 7.2 on the encapsulation key inside it.
 //
-// A key parsed this way has no seed: its Bytes method returns nil. Prefer
-// the seed form wherever you store keys.
+// A key parsed this way has no seed: its Bytes method returns this
+// encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded768(dk []byte) (*DecapsulationKey768, error) {
 	k := new(DecapsulationKey768)
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM768, dk); err != nil {
@@ -79,11 +79,14 @@ func NewDecapsulationKeyExpanded768(dk []byte) (*DecapsulationKey768, error) {
 // Bytes returns the decapsulation key as a 64-byte seed d || z, in the
 // form [NewDecapsulationKey768] takes.
 //
-// A key made by [NewDecapsulationKeyExpanded768] has no seed, and
-// Bytes returns nil for it; use [DecapsulationKey768.ExpandedBytes].
+// A key made by [NewDecapsulationKeyExpanded768] has no seed: for it,
+// Bytes returns the 2400-byte FIPS 203 encoding, as
+// [DecapsulationKey768.ExpandedBytes] does, which
+// NewDecapsulationKeyExpanded768 takes. The length tells the two forms
+// apart.
 func (dk *DecapsulationKey768) Bytes() []byte {
 	if !dk.key.HasSeed() {
-		return nil
+		return dk.ExpandedBytes()
 	}
 	return dk.key.Seed(make([]byte, 0, SeedSize))
 }
