@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pqkem/pqkem/internal/derand"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // The key exchange of Bos, Costello, Ducas, Mironov, Naehrig, Nikolaenko,
@@ -85,7 +86,7 @@ type AliceState struct {
 func (s *KeyExchangeSet) Alice0() (msg []byte, state *AliceState) {
 	var r [ccsAliceRandom]byte
 	rand.Read(r[:])
-	msg, state = s.alice0(r[:])
+	secret.Do(func() { msg, state = s.alice0(r[:]) })
 	clear(r[:])
 	return msg, state
 }
@@ -137,7 +138,7 @@ func (s *KeyExchangeSet) Bob(aliceMsg []byte) (msg, key []byte, err error) {
 	}
 	var r [ccsBobRandom]byte
 	rand.Read(r[:])
-	msg, key = s.bob(aliceMsg, r[:])
+	secret.Do(func() { msg, key = s.bob(aliceMsg, r[:]) })
 	clear(r[:])
 	return msg, key, nil
 }
@@ -202,7 +203,7 @@ func (a *AliceState) Alice1(bobMsg []byte) (key []byte, err error) {
 	if a.used.Swap(true) {
 		return nil, errStateUsed
 	}
-	key = a.alice1(bobMsg)
+	secret.Do(func() { key = a.alice1(bobMsg) })
 	clear(a.st)
 	a.st = nil
 	return key, nil

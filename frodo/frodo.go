@@ -72,6 +72,7 @@ import (
 	"fmt"
 
 	"github.com/pqkem/pqkem/internal/derand"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Derandomized encapsulation is package frodotest's, through
@@ -105,10 +106,15 @@ type DecapsulationKey struct {
 }
 
 // GenerateKey generates a new key pair from crypto/rand.
-func (p *ParameterSet) GenerateKey() (*DecapsulationKey, error) {
-	seed := make([]byte, p.SeedSize())
-	rand.Read(seed)
-	return p.NewDecapsulationKey(seed)
+func (p *ParameterSet) GenerateKey() (dk *DecapsulationKey, err error) {
+	secret.Do(func() {
+		var seed [maxSeedSize]byte
+		s := seed[:p.SeedSize()]
+		rand.Read(s)
+		dk, err = p.NewDecapsulationKey(s)
+		clear(s)
+	})
+	return dk, err
 }
 
 // NewDecapsulationKey makes the key pair of seed = s || seedSE || z, the
@@ -120,7 +126,7 @@ func (p *ParameterSet) NewDecapsulationKey(seed []byte) (*DecapsulationKey, erro
 		return nil, fmt.Errorf("frodo: invalid %s seed length %d, want %d", p.name, len(seed), p.SeedSize())
 	}
 	dk := new(DecapsulationKey)
-	p.keyGen(dk, seed)
+	secret.Do(func() { p.keyGen(dk, seed) })
 	copy(dk.seed[:], seed)
 	dk.hasSeed = true
 	return dk, nil
@@ -204,7 +210,8 @@ func (ek *EncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
 	var random [maxLenSec + maxSalt]byte
 	r := random[:ek.p.EncapsulationSeedSize()]
 	rand.Read(r)
-	ss, ct := ek.encapsulate(r)
+	var ss, ct []byte
+	secret.Do(func() { ss, ct = ek.encapsulate(r) })
 	clear(random[:])
 	return ss, ct
 }
@@ -255,5 +262,6 @@ func (dk *DecapsulationKey) Decapsulate(ciphertext []byte) (sharedKey []byte, er
 	if len(ciphertext) != p.CiphertextSize() {
 		return nil, fmt.Errorf("frodo: invalid %s ciphertext length %d, want %d", p.name, len(ciphertext), p.CiphertextSize())
 	}
-	return dk.decapsulate(ciphertext), nil
+	secret.Do(func() { sharedKey = dk.decapsulate(ciphertext) })
+	return sharedKey, nil
 }

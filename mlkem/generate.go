@@ -51,6 +51,7 @@ import (
 
 	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Derandomized encapsulation is package mlkemtest's, through
@@ -90,7 +91,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey{{.N}})(nil)
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
 	dk := new(DecapsulationKey{{.N}})
-	fips203.GenerateKey(&dk.key, fips203.MLKEM{{.N}})
+	secret.Do(func() { fips203.GenerateKey(&dk.key, fips203.MLKEM{{.N}}) })
 	return dk, nil
 }
 
@@ -99,7 +100,9 @@ func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 	dk := new(DecapsulationKey{{.N}})
-	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM{{.N}}, seed); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM{{.N}}, seed) })
+	if err != nil {
 		return nil, err
 	}
 	return dk, nil
@@ -114,7 +117,9 @@ func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 // encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded{{.N}}(dk []byte) (*DecapsulationKey{{.N}}, error) {
 	k := new(DecapsulationKey{{.N}})
-	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM{{.N}}, dk); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM{{.N}}, dk) })
+	if err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -150,7 +155,8 @@ func (dk *DecapsulationKey{{.N}}) ExpandedBytes() []byte {
 // The shared key must be kept secret.
 func (dk *DecapsulationKey{{.N}}) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
 	var K [SharedKeySize]byte
-	if err := dk.key.Decapsulate(&K, ciphertext); err != nil {
+	secret.Do(func() { err = dk.key.Decapsulate(&K, ciphertext) })
+	if err != nil {
 		return nil, err
 	}
 	return K[:], nil
@@ -213,7 +219,8 @@ func (ek *EncapsulationKey{{.N}}) Bytes() []byte {
 // encapsulation is in package [github.com/pqkem/pqkem/mlkem/mlkemtest].
 func (ek *EncapsulationKey{{.N}}) Encapsulate() (sharedKey, ciphertext []byte) {
 	var K [SharedKeySize]byte
-	c := ek.key.Encapsulate(&K, make([]byte, 0, CiphertextSize{{.N}}))
+	c := make([]byte, 0, CiphertextSize{{.N}})
+	secret.Do(func() { c = ek.key.Encapsulate(&K, c) })
 	return K[:], c
 }
 `

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Derandomized encapsulation is package mlkemtest's, through
@@ -46,7 +47,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey768)(nil)
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey768() (*DecapsulationKey768, error) {
 	dk := new(DecapsulationKey768)
-	fips203.GenerateKey(&dk.key, fips203.MLKEM768)
+	secret.Do(func() { fips203.GenerateKey(&dk.key, fips203.MLKEM768) })
 	return dk, nil
 }
 
@@ -55,7 +56,9 @@ func GenerateKey768() (*DecapsulationKey768, error) {
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey768(seed []byte) (*DecapsulationKey768, error) {
 	dk := new(DecapsulationKey768)
-	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM768, seed); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM768, seed) })
+	if err != nil {
 		return nil, err
 	}
 	return dk, nil
@@ -70,7 +73,9 @@ func NewDecapsulationKey768(seed []byte) (*DecapsulationKey768, error) {
 // encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded768(dk []byte) (*DecapsulationKey768, error) {
 	k := new(DecapsulationKey768)
-	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM768, dk); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM768, dk) })
+	if err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -106,7 +111,8 @@ func (dk *DecapsulationKey768) ExpandedBytes() []byte {
 // The shared key must be kept secret.
 func (dk *DecapsulationKey768) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
 	var K [SharedKeySize]byte
-	if err := dk.key.Decapsulate(&K, ciphertext); err != nil {
+	secret.Do(func() { err = dk.key.Decapsulate(&K, ciphertext) })
+	if err != nil {
 		return nil, err
 	}
 	return K[:], nil
@@ -169,6 +175,7 @@ func (ek *EncapsulationKey768) Bytes() []byte {
 // encapsulation is in package [github.com/pqkem/pqkem/mlkem/mlkemtest].
 func (ek *EncapsulationKey768) Encapsulate() (sharedKey, ciphertext []byte) {
 	var K [SharedKeySize]byte
-	c := ek.key.Encapsulate(&K, make([]byte, 0, CiphertextSize768))
+	c := make([]byte, 0, CiphertextSize768)
+	secret.Do(func() { c = ek.key.Encapsulate(&K, c) })
 	return K[:], c
 }
