@@ -29,6 +29,18 @@
 // with a mask (the CRYPTO 2020 timing attack on FrodoKEM exploited a
 // short-circuit compare).
 //
+// # Names
+//
+// The names are those of the ISO/IEC proposal: FrodoKEM-640-SHAKE is the
+// salted FrodoKEM (a 9,752-byte ciphertext) and eFrodoKEM-640-SHAKE is
+// NIST round 3 FrodoKEM (9,720 bytes), and so on for every set.
+// Implementations of round 3 call the latter FrodoKEM-640-SHAKE: CIRCL's
+// FrodoKEM-640-SHAKE is this package's eFrodoKEM-640-SHAKE. The keys of
+// the two encode alike, so a round-3 key parses as either set, but their
+// ciphertexts differ (in size and in the key derivation): a ciphertext
+// made with one set for a peer that runs the other is of no use to it.
+// Choose the set by the peer's specification, not by the name it uses.
+//
 // # The CCS 2016 key exchange
 //
 // The package also runs the protocol of the paper FrodoKEM comes from
