@@ -50,8 +50,7 @@ type Config struct {
 	// Attempt, if not nil, is called by [Server] just before it sends
 	// msg2, which lets the peer test one password. If it returns an
 	// error, Server sends nothing more and returns an error that wraps
-	// it.
-	// A server that answers many connections with the same password
+	// it. A server that answers many connections with the same password
 	// passes the same [AttemptLimit]'s Take to each.
 	Attempt func() error
 }
@@ -100,10 +99,10 @@ func (e *timeoutError) Timeout() bool        { return true }
 // A wrong password on either side is an error matching
 // [ErrPasswordMismatch]; a peer that breaks the protocol, one matching
 // [ErrProtocol]; the timeout or the context's deadline, one matching
-// [ErrTimeout]; a cancelled context, [context.Canceled]. Client uses
-// conn's deadline for the timeout and the context, and clears it on
-// return unless the context ended; it never closes conn. Close conn after
-// an error.
+// [ErrTimeout]; a cancelled context, one matching [context.Canceled].
+// Client uses conn's deadline for the timeout and the context, and clears
+// it on return unless the context ended; it never closes conn. Close conn
+// after an error.
 func Client(ctx context.Context, conn net.Conn, config *Config) (key []byte, err error) {
 	x, err := newExchange(ctx, conn, config)
 	if err != nil {
