@@ -172,7 +172,12 @@ func (p *ParameterSet) parseEncapsulationKey(ek *EncapsulationKey, pk []byte) {
 // NewDecapsulationKeyExpanded parses the specification's sk,
 // s || pk || S^T || pkh, and checks that pkh is the hash of pk. The key has
 // no seed: its Bytes method returns nil.
-func (p *ParameterSet) NewDecapsulationKeyExpanded(sk []byte) (*DecapsulationKey, error) {
+func (p *ParameterSet) NewDecapsulationKeyExpanded(sk []byte) (dk *DecapsulationKey, err error) {
+	secret.Do(func() { dk, err = p.newDecapsulationKeyExpanded(sk) })
+	return dk, err
+}
+
+func (p *ParameterSet) newDecapsulationKeyExpanded(sk []byte) (*DecapsulationKey, error) {
 	if len(sk) != p.DecapsulationKeyExpandedSize() {
 		return nil, fmt.Errorf("frodo: invalid %s expanded decapsulation key length %d, want %d", p.name, len(sk), p.DecapsulationKeyExpandedSize())
 	}
