@@ -363,7 +363,8 @@ func pakeConnect(creds *pake.Credentials, f *pakeFlags) ([]byte, net.Addr, error
 
 // pakeError says an error of pake.Client or pake.Server as the command
 // reports it: without the package's prefix, "password mismatch" for a
-// mismatch, and a reminder of what -timeout covers.
+// mismatch, and a reminder of the flag that matters for a timeout or
+// another scheme.
 func pakeError(err error) error {
 	switch {
 	case err == nil:
@@ -372,8 +373,11 @@ func pakeError(err error) error {
 		return errPakeMismatch
 	}
 	msg := strings.TrimPrefix(err.Error(), "pake: ")
-	if errors.Is(err, pake.ErrTimeout) {
+	switch {
+	case errors.Is(err, pake.ErrTimeout):
 		msg += " (-timeout is for the whole exchange)"
+	case errors.Is(err, pake.ErrProtocol) && strings.HasPrefix(msg, "scheme mismatch"):
+		msg += " (see -scheme)"
 	}
 	return errors.New(msg)
 }

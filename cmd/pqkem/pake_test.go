@@ -510,3 +510,18 @@ func TestPakeOut(t *testing.T) {
 		t.Errorf("the listener's fingerprint differs: %q", l.stdout)
 	}
 }
+
+// TestPakeSchemeMismatch checks that a listener names the peer's scheme
+// and the flag to change.
+func TestPakeSchemeMismatch(t *testing.T) {
+	base := append([]string{"-password-file", pakePasswordFile(t, "pw")}, pakeTestArgs...)
+	addr, lres := startListener(t, append(base, "-timeout", "1s")...)
+	code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-scheme", "NoIC-C1-ML-KEM-512"}, base...)...)
+	l := waitResult(t, lres)
+	if code != exitError || cerr == "" {
+		t.Errorf("connect: exit %d, stderr %q", code, cerr)
+	}
+	if !strings.Contains(l.stderr, `scheme mismatch: the peer uses "NoIC-C1-ML-KEM-512", this side "Tempo-C1-ML-KEM-768" (see -scheme)`) {
+		t.Errorf("listen: stderr %q", l.stderr)
+	}
+}
