@@ -44,7 +44,8 @@ type Config struct {
 
 	// Timeout bounds the whole exchange, from the call to its return:
 	// zero means [DefaultTimeout], a negative value none (then the
-	// context or a deadline on the connection should bound it).
+	// context or a deadline already set on the connection should bound
+	// it).
 	Timeout time.Duration
 
 	// Attempt, if not nil, is called by [Server] just before it sends
@@ -100,9 +101,9 @@ func (e *timeoutError) Timeout() bool        { return true }
 // [ErrPasswordMismatch]; a peer that breaks the protocol, one matching
 // [ErrProtocol]; the timeout or the context's deadline, one matching
 // [ErrTimeout]; a cancelled context, one matching [context.Canceled].
-// Client uses conn's deadline for the timeout and the context, and clears
-// it on return unless the context ended; it never closes conn. Close conn
-// after an error.
+// Client sets conn's deadline to the earlier of the timeout and the
+// context's deadline, if there is one, and clears it on return unless the
+// context ended; it never closes conn. Close conn after an error.
 func Client(ctx context.Context, conn net.Conn, config *Config) (key []byte, err error) {
 	x, err := newExchange(ctx, conn, config)
 	if err != nil {
@@ -234,6 +235,8 @@ type exchange struct {
 	stop  func() bool // stops the context's watcher
 	// ctxDeadline is set when the context's deadline is the connection's.
 	ctxDeadline bool
+	// deadline is set when the exchange set the connection's deadline.
+	deadline bool
 }
 
 // longAgo is a deadline in the past, which interrupts pending I/O.
@@ -265,18 +268,21 @@ func newExchange(ctx context.Context, conn net.Conn, config *Config) (*exchange,
 	if ctxDeadline {
 		deadline = d
 	}
-	if err := conn.SetDeadline(deadline); err != nil {
-		return nil, fmt.Errorf("pake: setting the connection's deadline: %w", err)
+	if !deadline.IsZero() {
+		if err := conn.SetDeadline(deadline); err != nil {
+			return nil, fmt.Errorf("pake: setting the connection's deadline: %w", err)
+		}
 	}
-	x := &exchange{ctx: ctx, conn: conn, creds: config.Credentials, ctxDeadline: ctxDeadline}
+	x := &exchange{ctx: ctx, conn: conn, creds: config.Credentials, ctxDeadline: ctxDeadline, deadline: !deadline.IsZero()}
 	x.stop = context.AfterFunc(ctx, func() { conn.SetDeadline(longAgo) })
 	return x, nil
 }
 
-// finish stops the context's watcher, clears the deadline if the context
-// did not end, and turns an error caused by the context into its error.
+// finish stops the context's watcher, clears the deadline it set if the
+// context did not end, and turns an error caused by the context into its
+// error.
 func (x *exchange) finish(err error) error {
-	if x.stop() {
+	if x.stop() && x.deadline {
 		x.conn.SetDeadline(time.Time{})
 	} else if ctxErr := x.ctx.Err(); ctxErr != nil && err != nil && !errors.Is(ctxErr, context.DeadlineExceeded) {
 		return fmt.Errorf("pake: %w", ctxErr)

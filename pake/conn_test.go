@@ -463,3 +463,20 @@ func TestConnBadArguments(t *testing.T) {
 		t.Error("destroyed credentials accepted")
 	}
 }
+
+// TestConnCallerDeadline checks that with no timeout and no context
+// deadline, the deadline already set on the connection bounds the
+// exchange and is left as it was.
+func TestConnCallerDeadline(t *testing.T) {
+	leaktest.Check(t)
+	cc, _ := connPair(t)
+	cc.SetDeadline(time.Now().Add(200 * time.Millisecond))
+	start := time.Now()
+	_, err := Client(context.Background(), cc, &Config{Credentials: testCreds(t, Default(), "pw"), Timeout: -1})
+	if !errors.Is(err, ErrTimeout) || time.Since(start) > 5*time.Second {
+		t.Fatalf("after %v: %v; want a timeout at the connection's deadline", time.Since(start), err)
+	}
+	if _, err := cc.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("the connection's deadline was changed: read %v", err)
+	}
+}
