@@ -23,6 +23,31 @@ func BenchmarkHandshake(b *testing.B) {
 	}
 }
 
+// BenchmarkHandshakeExt runs in-memory handshakes of Clatter's extensions
+// beside the plain patterns they extend: pqNK with a FrodoKEM-640-AES static
+// key and an ML-KEM-768 ephemeral key, pqXX with ML-KEM-768 against
+// pqXXpsk3 and hybridXX (which adds four X25519 operations a side at
+// most, and the responder's unused KEM key).
+func BenchmarkHandshakeExt(b *testing.B) {
+	split := protocol(b, noise.PQNK, "FrodoKEM-640-AES")
+	split.EphemeralKEM = protocol(b, noise.PQNK, "ML-KEM-768").KEM
+	for _, p := range []noise.Protocol{
+		split,
+		protocol(b, noise.PQXX, "ML-KEM-768"),
+		protocol(b, noise.PQXX.WithPSK(3), "ML-KEM-768"),
+		protocol(b, noise.HybridXX, "ML-KEM-768"),
+	} {
+		b.Run(p.String(), func(b *testing.B) {
+			for b.Loop() {
+				init, resp := newPair(b, p)
+				if err := handshake(init, resp, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkConnWrite measures one direction of a Conn over TCP loopback.
 func BenchmarkConnWrite(b *testing.B) {
 	for _, c := range []noise.Cipher{noise.ChaChaPoly, noise.AESGCM} {

@@ -23,7 +23,15 @@ var ErrPeerKeyRefused = errors.New("noise: peer static key refused")
 // changed while they use it.
 type Config struct {
 	// Protocol is the protocol both sides run; the client is the
-	// initiator, the server the responder.
+	// initiator, the server the responder. Its zero fields take defaults,
+	// so that a zero Config with keys works: a zero Cipher is AESGCM and
+	// a zero Hash SHA256 (the defaults of `pqkem serve` and `pqkem
+	// connect`); a nil KEM is the scheme of StaticKey, or else of
+	// PeerStaticKey (of its KEM half for a hybrid key); a zero Pattern is
+	// PQNK (HybridNK with hybrid keys), in which the server has a static
+	// key and the client knows it beforehand: give the server StaticKey
+	// and the client PeerStaticKey. [Conn.ConnectionState] reports the
+	// protocol with its defaults filled in.
 	Protocol Protocol
 
 	// Prologue is data both sides must agree on without sending it; it
@@ -32,8 +40,10 @@ type Config struct {
 
 	// StaticKey is this side's static key pair, required exactly when
 	// [Pattern.NeedsStaticKey] says so for this side: for example the
-	// server's in pqNK, and both sides' in pqIK and pqKK. It must not be
-	// of an ephemeral-only KEM ([kem.EphemeralOnly]). Since it serves
+	// server's in pqNK, and both sides' in pqIK and pqKK. It is of the
+	// protocol's static KEM, [Protocol.KEM] (a [*HybridDecapsulationKey]
+	// of it in a hybrid pattern), which must not be an ephemeral-only KEM
+	// ([kem.EphemeralOnly]). Since it serves
 	// every handshake of the Config, [Listen], [NewListener], [Dial] and
 	// [Dialer] precompute it, or else the first handshake does, if its
 	// scheme can ([kem.Precomputer]), once: a FrodoKEM key then keeps its
@@ -62,11 +72,52 @@ type Config struct {
 	// beforehand.
 	VerifyPeerStaticKey func(kem.EncapsulationKey) error
 
+	// PSKs are the pre-shared keys of a pattern with psk tokens
+	// ([Pattern.WithPSK], such as pqXXpsk3), 32 bytes each, in the order
+	// the handshake uses them (ascending psk positions); see
+	// [HandshakeConfig.PSKs]. Both sides give the same; with another PSK
+	// the handshake fails with [ErrAuthentication].
+	PSKs [][]byte
+
 	// HandshakeTimeout bounds the whole handshake, so that a peer that
 	// stalls cannot hold a connection and its goroutine: zero means
 	// DefaultHandshakeTimeout, a negative value no timeout (then a
 	// context or a deadline should bound it).
 	HandshakeTimeout time.Duration
+}
+
+// protocol returns c.Protocol with its zero fields filled in (see
+// [Config.Protocol]).
+func (c *Config) protocol() Protocol {
+	p := c.Protocol
+	if p.Cipher == 0 {
+		p.Cipher = AESGCM
+	}
+	if p.Hash == 0 {
+		p.Hash = SHA256
+	}
+	var key kem.Scheme
+	hybrid := false
+	if c.StaticKey != nil {
+		key = c.StaticKey.Scheme()
+		_, hybrid = c.StaticKey.(*HybridDecapsulationKey)
+	} else if c.PeerStaticKey != nil {
+		key = c.PeerStaticKey.Scheme()
+		_, hybrid = c.PeerStaticKey.(*HybridEncapsulationKey)
+	}
+	if h, ok := key.(hybridScheme); ok {
+		key = h.k
+	}
+	if p.KEM == nil {
+		p.KEM = key
+	}
+	if p.Pattern == 0 {
+		p.Pattern = PQNK
+		if hybrid {
+			p.Pattern = HybridNK
+		}
+	}
+	return p
 }
 
 func (c *Config) handshakeTimeout() time.Duration {
@@ -79,12 +130,13 @@ func (c *Config) handshakeTimeout() time.Duration {
 // handshakeConfig returns the HandshakeConfig of the client or the server.
 func (c *Config) handshakeConfig(client bool) *HandshakeConfig {
 	hc := &HandshakeConfig{
-		Protocol:  c.Protocol,
+		Protocol:  c.protocol(),
 		Initiator: client,
 		Prologue:  c.Prologue,
 		StaticKey: c.StaticKey,
+		PSKs:      c.PSKs,
 	}
-	if c.Protocol.Pattern.NeedsRemoteStaticKey(client) {
+	if hc.Protocol.Pattern.NeedsRemoteStaticKey(client) {
 		hc.RemoteStaticKey = c.PeerStaticKey
 	}
 	return hc
@@ -99,7 +151,7 @@ func (c *Config) precompute(client bool) {
 	if k, ok := c.StaticKey.(kem.Precomputer); ok {
 		k.Precompute()
 	}
-	if c.Protocol.Pattern.NeedsRemoteStaticKey(client) {
+	if c.protocol().Pattern.NeedsRemoteStaticKey(client) {
 		if k, ok := c.PeerStaticKey.(kem.Precomputer); ok {
 			k.Precompute()
 		}
@@ -121,14 +173,14 @@ func (c *Config) check(client bool) error {
 // checkPeer checks what the Config says about the peer's static key
 // against the pattern; NewHandshakeState checks the rest.
 func (c *Config) checkPeer(client bool) error {
-	p := c.Protocol
+	p := c.protocol()
 	peerHasKey := p.Pattern.NeedsRemoteStaticKey(client) || p.Pattern.ReceivesStaticKey(client)
 	switch {
 	case !peerHasKey && (c.PeerStaticKey != nil || c.VerifyPeerStaticKey != nil):
 		return fmt.Errorf("noise: %v: the %s has no static key in %v, but the Config has a PeerStaticKey or VerifyPeerStaticKey for it (a pattern such as pqIK or pqXX authenticates both sides)",
 			p, sideName(!client), p.Pattern)
-	case c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != p.KEM.Name():
-		return fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", p, c.PeerStaticKey.Scheme().Name(), p.KEM.Name())
+	case c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != p.staticScheme().Name():
+		return fmt.Errorf("noise: %v: PeerStaticKey is a %s key, want %s", p, c.PeerStaticKey.Scheme().Name(), p.staticScheme().Name())
 	}
 	return nil
 }

@@ -88,7 +88,8 @@ const endMarkerTimeout = 5 * time.Second
 type ConnectionState struct {
 	// HandshakeComplete is true once the handshake has succeeded.
 	HandshakeComplete bool
-	// Protocol is the protocol of the connection.
+	// Protocol is the protocol of the connection, with the defaults of
+	// [Config.Protocol] filled in.
 	Protocol Protocol
 	// HandshakeHash is the handshake hash, which both sides share, for
 	// channel binding. It is not secret.
@@ -137,7 +138,7 @@ func (c *Conn) ConnectionState() ConnectionState {
 		if c.config == nil {
 			return ConnectionState{}
 		}
-		return ConnectionState{Protocol: c.config.Protocol}
+		return ConnectionState{Protocol: c.config.protocol()}
 	}
 	return c.state
 }
@@ -213,7 +214,7 @@ func (c *Conn) runHandshake() error {
 	}
 	c.config.precompute(c.isClient)
 	c.in.frames.r = c.conn
-	p := c.config.Protocol
+	p := c.config.protocol()
 	sizes := p.MessageSizes()
 	// The buffers start with room for the largest handshake message each
 	// holds, so that they do not grow (and allocate again) during the

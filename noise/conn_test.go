@@ -24,9 +24,9 @@ import (
 // the pattern needs; a server that receives the client's key accepts only
 // it, a client that receives the server's key pins it.
 func connConfigs(t testing.TB, p noise.Protocol) (client, server *noise.Config) {
-	si, sr := keysOf(t, p.KEM)
-	client = &noise.Config{Protocol: p, Prologue: []byte("conn test")}
-	server = &noise.Config{Protocol: p, Prologue: []byte("conn test")}
+	si, sr := protocolKeys(t, p)
+	client = &noise.Config{Protocol: p, Prologue: []byte("conn test"), PSKs: testPSKs(p.Pattern)}
+	server = &noise.Config{Protocol: p, Prologue: []byte("conn test"), PSKs: testPSKs(p.Pattern)}
 	if p.Pattern.NeedsStaticKey(true) {
 		client.StaticKey = si
 		server.VerifyPeerStaticKey = noise.AllowPeers(si.EncapsulationKey())

@@ -1,6 +1,8 @@
 package noise
 
 import (
+	"crypto/ecdh"
+
 	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/kem"
 )
@@ -14,14 +16,15 @@ func init() {
 }
 
 // newHandshakeStateDerand is NewHandshakeState with the ephemeral key
-// generation and the encapsulations replaced by the given functions.
+// generation (KEM and X25519) and the encapsulations replaced by the given functions.
 func newHandshakeStateDerand(cfg *HandshakeConfig,
 	generateKey func(kem.Scheme) (kem.DecapsulationKey, error),
-	encapsulate func(kem.EncapsulationKey) (sharedKey, ciphertext []byte, err error)) (*HandshakeState, error) {
+	encapsulate func(kem.EncapsulationKey) (sharedKey, ciphertext []byte, err error),
+	generateDH func() (*ecdh.PrivateKey, error)) (*HandshakeState, error) {
 	hs, err := NewHandshakeState(cfg)
 	if err != nil {
 		return nil, err
 	}
-	hs.generateKey, hs.encapsulate = generateKey, encapsulate
+	hs.generateKey, hs.encapsulate, hs.generateDH = generateKey, encapsulate, generateDH
 	return hs, nil
 }

@@ -10,7 +10,12 @@
 // byte: the twelve interactive patterns [PQNN] to [PQIX], the ciphers
 // [ChaChaPoly] and [AESGCM], the hashes [SHA256], [SHA512], [BLAKE2s] and
 // [BLAKE2b], with protocol names such as
-// "Noise_pqXX_MLKEM768_ChaChaPoly_SHA256" ([Protocol], [ParseProtocol]).
+// "Noise_pqXX_MLKEM768_ChaChaPoly_SHA256" ([Protocol], [ParseProtocol]);
+// and Clatter 2.2's extensions: PSK modifiers ("pqXXpsk3"), an ephemeral
+// KEM that differs from the static one ("MLKEM768+MLKEM1024") and the
+// hybrid X25519 and KEM patterns [HybridNN] to [HybridIX]
+// ("Noise_hybridXX_25519+MLKEM768_AESGCM_SHA256"); see "Clatter's
+// extensions" below.
 // Everything that is not specific to KEMs is the Noise Protocol
 // Framework, revision 34: the prologue, the 65,535-byte limit on every
 // message ([MaxMessageSize]), Split, rekeying.
@@ -18,13 +23,13 @@
 // There are two layers. [Conn] is shaped like crypto/tls: [Dial] and
 // [Listen] (or [Client] and [Server] over any net.Conn), a handshake on
 // first use or by [Conn.Handshake], then Read and Write, each Noise
-// message framed with a 2-byte big-endian length:
+// message framed with a 2-byte big-endian length. A Config with only keys
+// runs pqNK with the keys' KEM, AESGCM and SHA256, the defaults of
+// `pqkem serve` and `pqkem connect` (see [Config.Protocol]):
 //
-//	scheme, _ := kem.ByName("ML-KEM-768")
-//	protocol := noise.Protocol{Pattern: noise.PQNK, KEM: scheme, Cipher: noise.ChaChaPoly, Hash: noise.SHA256}
-//	l, err := noise.Listen("tcp", ":9443", &noise.Config{Protocol: protocol, StaticKey: serverKey})
+//	l, err := noise.Listen("tcp", ":9443", &noise.Config{StaticKey: serverKey})
 //	...
-//	c, err := noise.Dial("tcp", "server:9443", &noise.Config{Protocol: protocol, PeerStaticKey: serverPublicKey})
+//	c, err := noise.Dial("tcp", "server:9443", &noise.Config{PeerStaticKey: serverPublicKey})
 //
 // (see the runnable example below). [HandshakeState] runs a handshake
 // message by message, for applications that carry Noise over a transport
@@ -32,9 +37,10 @@
 //
 // # Patterns
 //
-// In every pattern only the initiator (the client) has an ephemeral key
-// pair; the responder answers it with an encapsulation (ekem), and a
-// static key is authenticated by an encapsulation to it (skem). The first
+// In every PQ pattern only the initiator (the client) has an ephemeral
+// key pair (in the hybrid ones the responder has one too); the responder
+// answers it with an encapsulation (ekem), and a static key is
+// authenticated by an encapsulation to it (skem). The first
 // letter of a pattern says how the responder learns the initiator's
 // static key (N: there is none, K: known beforehand, X: sent in the
 // handshake, I: sent in the first message), the second how the initiator
@@ -89,8 +95,11 @@
 // [ErrMessageTooLarge]. [Conn] sends empty handshake payloads, and
 // refuses a handshake message of another size than the protocol's with a
 // [*MessageSizeError] (a peer running another pattern or KEM). A scheme
-// whose messages cannot fit (none of package kem's) is refused by
-// [NewHandshakeState].
+// whose messages cannot fit (none of package kem's in the PQ patterns) is
+// refused by [NewHandshakeState]. The table is for the PQ patterns with one
+// KEM: with a split pair, sizes follow [Protocol.MessageSizes], and a hybrid
+// pattern adds 32 bytes to every e and s, and the responder's ephemeral KEM
+// key, so the largest FrodoKEM sets do not fit some hybrid patterns.
 //
 // A KEM whose keys are not safe as long-term keys ([kem.EphemeralOnly]:
 // the eFrodoKEM sets, which allow fewer than 2^8 ciphertexts per key, the
@@ -100,6 +109,34 @@
 // message there is the responder's ekem ciphertext and tag). In pqNN the
 // CCS 2016 key exchange is the paper's own protocol: the initiator's
 // ephemeral key is Alice's message, the responder's ciphertext Bob's.
+//
+// # Clatter's extensions
+//
+// PSK modifiers add pre-shared 32-byte keys ([Pattern.WithPSK],
+// [HandshakeConfig.PSKs], [Config.PSKs]): psk0 is mixed in first in the
+// first message, pskN last in message N; in a PSK pattern every e is also
+// mixed into the key, so everything after it is encrypted. A handshake
+// with another PSK fails with [ErrAuthentication]. Clatter 2.2's rule is
+// kept: a party may not send its static key or an skem after a psk until
+// it has sent randomness of its own (an e, ekem or skem), so the psk0
+// forms of pqNK, pqKK, pqXK and pqIK (and their hybrid forms) are refused
+// with [ErrPSKInvalid] (CVE-2026-24785 in Clatter 2.1).
+//
+// [Protocol.EphemeralKEM] sets a KEM for the ephemeral key (e, ekem) other
+// than the static keys' [Protocol.KEM] (s, skem): for example a FrodoKEM
+// static key, for conservative authentication, with an ML-KEM-768
+// ephemeral key, fast forward secrecy. Any pair of schemes may be used;
+// an ephemeral-only KEM only as the ephemeral one. The name gives the
+// ephemeral KEM first, as Clatter writes it.
+//
+// The hybrid patterns add X25519 (RFC 7748) to the KEM patterns, as
+// Clatter 2.2 has them: every e and s carries an X25519 key before the
+// KEM key, and the DH tokens ee, es, se and ss mix X25519 results into the
+// key beside the KEM secrets, so a session stays secret if either X25519
+// or the KEM holds. Their static keys are pairs, [HybridDecapsulationKey]
+// and [HybridEncapsulationKey], kem keys of [HybridScheme] that go where
+// any static key goes. The responder's e carries a KEM ephemeral key that
+// no pattern uses, as in Clatter.
 //
 // # Security notes
 //

@@ -10,7 +10,8 @@ import (
 )
 
 // A server with a static ML-KEM-768 key, and a client that knows the
-// server's public key (pqNK), over TCP.
+// server's public key, over TCP, with the defaults of a zero Config:
+// pqNK, the key's KEM, AESGCM and SHA256, as `pqkem serve` runs.
 func Example() {
 	scheme, err := kem.ByName("ML-KEM-768")
 	if err != nil {
@@ -20,9 +21,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	protocol := noise.Protocol{Pattern: noise.PQNK, KEM: scheme, Cipher: noise.ChaChaPoly, Hash: noise.SHA256}
-
-	l, err := noise.Listen("tcp", "127.0.0.1:0", &noise.Config{Protocol: protocol, StaticKey: serverKey})
+	l, err := noise.Listen("tcp", "127.0.0.1:0", &noise.Config{StaticKey: serverKey})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -36,7 +35,7 @@ func Example() {
 		io.Copy(c, c) // echo; the handshake runs on the first Read
 	}()
 
-	c, err := noise.Dial("tcp", l.Addr().String(), &noise.Config{Protocol: protocol, PeerStaticKey: serverKey.EncapsulationKey()})
+	c, err := noise.Dial("tcp", l.Addr().String(), &noise.Config{PeerStaticKey: serverKey.EncapsulationKey()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -47,7 +46,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println(c.ConnectionState().Protocol, string(reply))
-	// Output: Noise_pqNK_MLKEM768_ChaChaPoly_SHA256 hello
+	// Output: Noise_pqNK_MLKEM768_AESGCM_SHA256 hello
 }
 
 // The message-level API, for a transport of the application's own: a

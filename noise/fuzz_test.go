@@ -3,6 +3,7 @@ package noise_test
 import (
 	"errors"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/noise"
@@ -10,15 +11,23 @@ import (
 
 // FuzzReadMessage reads arbitrary bytes as the first message (by the
 // responder) and as the second (by the initiator, after writing the
-// first) of pqNN, pqNK, pqXX and pqIK: never a panic, and a message that
-// is not the one written fails or, where nothing authenticates it yet,
-// is read.
+// first) of pqNN, pqNK, pqXX and pqIK, PSK variants, a split KEM pair and
+// hybrid patterns: never a panic, and a message that is not the one
+// written fails or, where nothing authenticates it yet, is read.
 func FuzzReadMessage(f *testing.F) {
+	split := protocol(f, noise.PQNK.WithPSK(2), "ML-KEM-768")
+	split.EphemeralKEM = protocol(f, noise.PQNN, "ML-KEM-512").KEM
 	protocols := []noise.Protocol{
 		protocol(f, noise.PQNN, "ML-KEM-512"),
 		protocol(f, noise.PQNK, "ML-KEM-512"),
 		protocol(f, noise.PQXX, "ML-KEM-512"),
 		protocol(f, noise.PQIK, "ML-KEM-512"),
+		protocol(f, noise.PQXX.WithPSK(3), "ML-KEM-512"),
+		protocol(f, noise.PQNN.WithPSK(0), "ML-KEM-512"),
+		split,
+		protocol(f, noise.HybridNN, "ML-KEM-512"),
+		protocol(f, noise.HybridIK.WithPSK(1), "ML-KEM-512"),
+		protocol(f, noise.HybridXX, "ML-KEM-512"),
 	}
 	for i, p := range protocols {
 		init, resp := newPair(f, p)
@@ -81,15 +90,20 @@ func FuzzConnRead(f *testing.F) {
 	})
 }
 
-// FuzzConnHandshake gives a client Conn arbitrary bytes as the server's
+// FuzzConnHandshake gives a client Conn (of pqNN, pqNNpsk2, hybridNN or
+// hybridNKpsk2, by the stream's length) arbitrary bytes as the server's
 // side of the handshake: it must fail, never panic or hang.
 func FuzzConnHandshake(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0x04, 0x50, 1, 2, 3})
 	f.Add(append([]byte{0x04, 0x50}, make([]byte, 0x450)...))
-	p := protocol(f, noise.PQNN, "ML-KEM-512")
-	ccfg, _ := connConfigs(f, p)
+	var clients []*noise.Config
+	for _, pat := range []noise.Pattern{noise.PQNN, noise.PQNN.WithPSK(2), noise.HybridNN, noise.HybridNK.WithPSK(2)} {
+		ccfg, _ := connConfigs(f, protocol(f, pat, "ML-KEM-512"))
+		clients = append(clients, ccfg)
+	}
 	f.Fuzz(func(t *testing.T, stream []byte) {
+		ccfg := clients[len(stream)%len(clients)]
 		a, b := pipe(t)
 		go func() {
 			go io.Copy(io.Discard, b)
@@ -98,6 +112,32 @@ func FuzzConnHandshake(f *testing.F) {
 		}()
 		if err := noise.Client(a, ccfg).Handshake(); err == nil {
 			t.Fatal("a handshake with arbitrary bytes succeeded")
+		}
+	})
+}
+
+// FuzzParseProtocol parses arbitrary names: never a panic, and a name
+// that parses is the protocol's String, so names round-trip exactly.
+func FuzzParseProtocol(f *testing.F) {
+	for _, name := range []string{
+		"Noise_pqXX_MLKEM768_ChaChaPoly_SHA256",
+		"Noise_pqXXpsk3_MLKEM768+MLKEM1024_ChaChaPoly_BLAKE2b",
+		"Noise_hybridIKpsk1+psk2_25519+MLKEM768+FrodoKEM-640-AES_AESGCM_SHA512",
+		"Noise_pqNKpsk0_MLKEM768_ChaChaPoly_SHA256",
+		"Noise_pqNN_X25519MLKEM768+MLKEM768_AESGCM_BLAKE2s",
+	} {
+		f.Add(name)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		p, err := noise.ParseProtocol(name)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "noise: ") {
+				t.Fatalf("error %q", err)
+			}
+			return
+		}
+		if p.String() != name {
+			t.Fatalf("ParseProtocol(%q).String() = %q", name, p.String())
 		}
 	})
 }

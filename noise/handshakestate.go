@@ -2,6 +2,8 @@ package noise
 
 import (
 	"bytes"
+	"crypto/ecdh"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,15 +22,29 @@ type HandshakeConfig struct {
 	// example, what they negotiated beforehand); it may be empty. A
 	// mismatch fails the handshake at the first authenticated message.
 	Prologue []byte
-	// StaticKey is this party's static key pair, of the protocol's KEM.
-	// It is required exactly when [Pattern.NeedsStaticKey] says so.
+	// StaticKey is this party's static key pair, of the protocol's KEM
+	// (the static one, [Protocol.KEM], when the ephemeral KEM differs), a
+	// [*HybridDecapsulationKey] of it in a hybrid pattern. It is required
+	// exactly when [Pattern.NeedsStaticKey] says so.
 	StaticKey kem.DecapsulationKey
-	// RemoteStaticKey is the peer's static public key, known beforehand.
+	// RemoteStaticKey is the peer's static public key, known beforehand,
+	// of the same scheme as StaticKey (a [*HybridEncapsulationKey] in a
+	// hybrid pattern).
 	// It is required exactly when [Pattern.NeedsRemoteStaticKey] says
 	// so; in patterns where the peer sends its static key, read it with
 	// [HandshakeState.PeerStaticKey] instead.
 	RemoteStaticKey kem.EncapsulationKey
+	// PSKs are the pre-shared keys of a pattern with psk tokens
+	// ([Pattern.WithPSK]), 32 bytes each, in the order the handshake uses
+	// them (ascending positions: for pqXXpsk0+psk3, the psk0 one first).
+	// There must be exactly [Pattern.PSKs] of them; both parties give the
+	// same. A wrong PSK fails the handshake with [ErrAuthentication] at
+	// the first message authenticated with it.
+	PSKs [][]byte
 }
+
+// PSKSize is the size of a pre-shared key.
+const PSKSize = 32
 
 // A HandshakeState runs one party of a handshake message by message
 // (Noise section 5.3), for applications that carry the messages over their
@@ -44,19 +60,31 @@ type HandshakeState struct {
 	ss        symmetricState
 	protocol  Protocol
 	initiator bool
-	s         kem.DecapsulationKey
+	s         kem.DecapsulationKey // the KEM half of a hybrid key
 	e         kem.DecapsulationKey
-	rs, re    kem.EncapsulationKey
-	sizes     []int // the messages' sizes with empty payloads
-	msg       int   // index of the next message
+	rs, re    kem.EncapsulationKey // rs: the KEM half of a hybrid key
+	peer      kem.EncapsulationKey // the peer's static key as given or received
+	sizes     []int                // the messages' sizes with empty payloads
+	msg       int                  // index of the next message
 	err       error
 	split     bool
+
+	// The X25519 keys of a hybrid pattern.
+	sDH, eDH   *ecdh.PrivateKey
+	rsDH, reDH *ecdh.PublicKey
+
+	psks       [][]byte // the PSKs not yet used
+	pskApplied bool     // a psk token was processed (Clatter's PSK rule)
+	ownRand    bool     // this party wrote an e, an ekem or an skem
 
 	// generateKey and encapsulate are the KEM's, or (through
 	// internal/derand, for noisetest) deterministic ones.
 	generateKey func(kem.Scheme) (kem.DecapsulationKey, error)
 	encapsulate func(kem.EncapsulationKey) (sharedKey, ciphertext []byte, err error)
+	generateDH  func() (*ecdh.PrivateKey, error)
 }
+
+func generateDH() (*ecdh.PrivateKey, error) { return ecdh.X25519().GenerateKey(rand.Reader) }
 
 func generateKey(s kem.Scheme) (kem.DecapsulationKey, error) { return s.GenerateKey() }
 
@@ -77,10 +105,7 @@ func NewHandshakeState(cfg *HandshakeConfig) (*HandshakeState, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	who := "responder"
-	if cfg.Initiator {
-		who = "initiator"
-	}
+	who := roleName(cfg.Initiator)
 	var s, rs kem.Scheme
 	if cfg.StaticKey != nil {
 		s = cfg.StaticKey.Scheme()
@@ -94,35 +119,70 @@ func NewHandshakeState(cfg *HandshakeConfig) (*HandshakeState, error) {
 	if err := checkKey(p, "remote static key", who, rs, p.Pattern.NeedsRemoteStaticKey(cfg.Initiator)); err != nil {
 		return nil, err
 	}
+	if err := checkPSKs(p.Pattern, cfg.PSKs); err != nil {
+		return nil, err
+	}
 	hs := &HandshakeState{
 		protocol:    p,
 		initiator:   cfg.Initiator,
-		s:           cfg.StaticKey,
-		rs:          cfg.RemoteStaticKey,
+		peer:        cfg.RemoteStaticKey,
 		sizes:       p.MessageSizes(),
 		generateKey: generateKey,
 		encapsulate: encapsulate,
+		generateDH:  generateDH,
+	}
+	hs.sDH, hs.s = splitStatic(cfg.StaticKey)
+	hs.rsDH, hs.rs = splitRemote(cfg.RemoteStaticKey)
+	if p.Pattern.Hybrid() && ((cfg.StaticKey != nil && hs.sDH == nil) || (cfg.RemoteStaticKey != nil && hs.rsDH == nil)) {
+		return nil, errors.New("noise: a hybrid pattern's static keys must be *HybridDecapsulationKey and *HybridEncapsulationKey")
+	}
+	for _, k := range cfg.PSKs {
+		hs.psks = append(hs.psks, bytes.Clone(k))
 	}
 	hs.ss.initializeSymmetric(p, p.String())
 	hs.ss.mixHash(cfg.Prologue)
-	// Pre-messages: the initiator's static key, then the responder's.
+	// Pre-messages: the initiator's static key, then the responder's; in
+	// a hybrid pattern each is its X25519 key, then its KEM key.
 	sp := p.Pattern.spec()
 	if sp.preInit {
-		hs.ss.mixHashKey(hs.staticOf(true))
+		hs.mixHashStatic(true)
 	}
 	if sp.preResp {
-		hs.ss.mixHashKey(hs.staticOf(false))
+		hs.mixHashStatic(false)
 	}
 	return hs, nil
 }
 
-// staticOf returns the static public key of the initiator (or the
-// responder) as this party knows it.
-func (hs *HandshakeState) staticOf(initiator bool) kem.EncapsulationKey {
+// mixHashStatic mixes the static public key of the initiator (or the
+// responder), as this party knows it, into h.
+func (hs *HandshakeState) mixHashStatic(initiator bool) {
 	if initiator == hs.initiator {
-		return hs.s.EncapsulationKey()
+		if hs.sDH != nil {
+			hs.ss.mixHash(hs.sDH.PublicKey().Bytes())
+		}
+		hs.ss.mixHashKey(hs.s.EncapsulationKey())
+		return
 	}
-	return hs.rs
+	if hs.rsDH != nil {
+		hs.ss.mixHash(hs.rsDH.Bytes())
+	}
+	hs.ss.mixHashKey(hs.rs)
+}
+
+// checkPSKs checks the PSKs of a HandshakeConfig against the pattern.
+func checkPSKs(p Pattern, psks [][]byte) error {
+	switch n := p.PSKs(); {
+	case n == 0 && len(psks) > 0:
+		return fmt.Errorf("noise: %v has no psk token, but %d PSKs were given", p, len(psks))
+	case len(psks) != n:
+		return fmt.Errorf("noise: %v needs %d PSKs, got %d", p, n, len(psks))
+	}
+	for i, k := range psks {
+		if len(k) != PSKSize {
+			return fmt.Errorf("noise: PSK %d is %d bytes, want %d", i, len(k), PSKSize)
+		}
+	}
+	return nil
 }
 
 // checkKey checks one key of a HandshakeConfig, given by its scheme (nil
@@ -133,8 +193,8 @@ func checkKey(p Protocol, what, who string, k kem.Scheme, want bool) error {
 		return fmt.Errorf("noise: %v: the %s needs a %s", p, who, what)
 	case !want && k != nil:
 		return fmt.Errorf("noise: %v: the %s has no %s in %v, but one was given", p, who, what, p.Pattern)
-	case k != nil && k.Name() != p.KEM.Name():
-		return fmt.Errorf("noise: %v: the %s's %s is a %s key, want %s", p, who, what, k.Name(), p.KEM.Name())
+	case k != nil && k.Name() != p.staticScheme().Name():
+		return fmt.Errorf("noise: %v: the %s's %s is a %s key, want %s", p, who, what, k.Name(), p.staticScheme().Name())
 	}
 	return nil
 }
@@ -170,7 +230,9 @@ func (hs *HandshakeState) HandshakeHash() []byte {
 // been read; nil if there is none (yet). An application that accepts only
 // some peers must check it before it trusts the session, and before it
 // sends a payload it wants only them to read.
-func (hs *HandshakeState) PeerStaticKey() kem.EncapsulationKey { return hs.rs }
+//
+// In a hybrid pattern it is a [*HybridEncapsulationKey].
+func (hs *HandshakeState) PeerStaticKey() kem.EncapsulationKey { return hs.peer }
 
 // turn returns an error if the next message is not the caller's.
 func (hs *HandshakeState) turn(writing bool) error {
@@ -192,7 +254,9 @@ func (hs *HandshakeState) turn(writing bool) error {
 func (hs *HandshakeState) fail(err error) error {
 	hs.err = err
 	hs.ss.destroy()
-	hs.e, hs.s = nil, nil
+	hs.e, hs.s, hs.eDH, hs.sDH = nil, nil, nil, nil
+	clearPSKs(hs.psks)
+	hs.psks = nil
 	return err
 }
 
@@ -209,10 +273,14 @@ func (hs *HandshakeState) sender(i int) string {
 // [Protocol.MessageSizes] plus the payload, must fit [MaxMessageSize]; a
 // too large payload returns an error wrapping [ErrMessageTooLarge] and
 // leaves the handshake as it was. The payload is encrypted only once the
-// handshake has a key (from the first ekem or skem on): in pqNN, pqNX,
-// pqXN, pqXX, pqKN, pqKX, pqIN and pqIX the first message's payload is
-// sent in clear, and no payload before the last message is authenticated
-// to a peer whose static key has not been checked yet.
+// handshake has a key (from the first ekem, skem, DH token or psk on, and
+// in a PSK pattern from the first e): in pqNN, pqNX, pqXN, pqXX, pqKN,
+// pqKX, pqIN and pqIX (and their hybrid forms) the first message's payload
+// is sent in clear, and no payload before the last message is
+// authenticated to a peer whose static key has not been checked yet. In a
+// PSK pattern, a non-empty payload after a psk and before any randomness
+// of this party's is refused with [ErrPSKInvalid], as in Clatter (no
+// pattern this package accepts reaches that case).
 func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
 	if err := hs.turn(true); err != nil {
 		return out, err
@@ -224,6 +292,9 @@ func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
 	}
 	out = slices.Grow(out, size)
 	out, err := hs.writeTokens(out)
+	if err == nil && hs.pskApplied && !hs.ownRand && len(payload) > 0 {
+		err = fmt.Errorf("%w: a payload after a psk with no randomness of this party's", ErrPSKInvalid)
+	}
 	if err == nil {
 		out, err = hs.ss.encryptAndHash(out, payload)
 	}
@@ -234,23 +305,53 @@ func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
 	return out, nil
 }
 
+// pskCheck is Clatter's PSK rule at an s or skem token of this party's.
+func (hs *HandshakeState) pskCheck(t token) error {
+	if hs.pskApplied && !hs.ownRand {
+		return fmt.Errorf("%w: %v after a psk with no randomness of this party's", ErrPSKInvalid, t)
+	}
+	return nil
+}
+
 func (hs *HandshakeState) writeTokens(out []byte) ([]byte, error) {
-	k := hs.protocol.KEM
-	for _, t := range hs.protocol.Pattern.spec().messages[hs.msg] {
+	sp := hs.protocol.Pattern.spec()
+	for _, t := range sp.messages[hs.msg] {
 		var err error
 		switch t {
 		case tokenE:
-			if hs.e, err = hs.generateKey(k); err != nil {
+			if hs.protocol.Pattern.Hybrid() {
+				if hs.eDH, err = hs.generateDH(); err != nil {
+					return out, err
+				}
+				pk := hs.eDH.PublicKey().Bytes()
+				out = append(out, pk...)
+				if err = hs.mixEphemeral(pk); err != nil {
+					return out, err
+				}
+			}
+			if hs.e, err = hs.generateKey(hs.protocol.ephemeralKEM()); err != nil {
 				return out, err
 			}
 			start := len(out)
 			out = appendKey(out, hs.e.EncapsulationKey())
-			hs.ss.mixHash(out[start:])
+			err = hs.mixEphemeral(out[start:])
+			hs.ownRand = true
 		case tokenS:
+			if err = hs.pskCheck(t); err != nil {
+				return out, err
+			}
+			if hs.sDH != nil {
+				if out, err = hs.ss.encryptAndHash(out, hs.sDH.PublicKey().Bytes()); err != nil {
+					return out, err
+				}
+			}
 			out, err = hs.ss.encryptAndHashKey(out, hs.s.EncapsulationKey())
 		case tokenEKEM, tokenSKEM:
 			to := hs.re
 			if t == tokenSKEM {
+				if err = hs.pskCheck(t); err != nil {
+					return out, err
+				}
 				to = hs.rs
 			}
 			var ss, ct []byte
@@ -265,12 +366,69 @@ func (hs *HandshakeState) writeTokens(out []byte) ([]byte, error) {
 				err = hs.ss.mixKeyAndHash(ss)
 			}
 			clear(ss)
+			hs.ownRand = true
+		default:
+			err = hs.mixToken(t)
 		}
 		if err != nil {
 			return out, err
 		}
 	}
 	return out, nil
+}
+
+// mixEphemeral mixes an ephemeral public key (or one half of a hybrid
+// one) into h and, in a PSK pattern, into the key.
+func (hs *HandshakeState) mixEphemeral(pk []byte) error {
+	hs.ss.mixHash(pk)
+	if hs.protocol.Pattern.spec().psk {
+		return hs.ss.mixKey(pk)
+	}
+	return nil
+}
+
+// mixToken processes the tokens that read and write nothing: psk and the
+// DH tokens, the same for both parties.
+func (hs *HandshakeState) mixToken(t token) error {
+	if t == tokenPSK {
+		if len(hs.psks) == 0 {
+			return errors.New("no PSK left") // checked by NewHandshakeState
+		}
+		k := hs.psks[0]
+		hs.psks = hs.psks[1:]
+		err := hs.ss.mixKeyAndHash(k)
+		clear(k)
+		hs.pskApplied = true
+		return err
+	}
+	// es is the initiator's e with the responder's s, se the reverse.
+	var priv *ecdh.PrivateKey
+	var pub *ecdh.PublicKey
+	switch {
+	case t == tokenEE:
+		priv, pub = hs.eDH, hs.reDH
+	case t == tokenSS:
+		priv, pub = hs.sDH, hs.rsDH
+	case (t == tokenES) == hs.initiator:
+		priv, pub = hs.eDH, hs.rsDH
+	default:
+		priv, pub = hs.sDH, hs.reDH
+	}
+	if priv == nil || pub == nil {
+		return fmt.Errorf("no key for %v", t)
+	}
+	shared, err := priv.ECDH(pub) // fails on an all-zero result
+	if err != nil {
+		return fmt.Errorf("%v: %w", t, err)
+	}
+	defer clear(shared)
+	return hs.ss.mixKey(shared)
+}
+
+func clearPSKs(psks [][]byte) {
+	for _, k := range psks {
+		clear(k)
+	}
 }
 
 // ReadMessage reads the next handshake message, which must be exactly one
@@ -342,8 +500,8 @@ func (e *MessageSizeError) Error() string {
 // it: the encrypted payload. The length was checked, so every token finds
 // its bytes.
 func (hs *HandshakeState) readTokens(msg []byte) ([]byte, error) {
-	k := hs.protocol.KEM
-	pkLen, ctLen := k.EncapsulationKeySize(), k.CiphertextSize()
+	ek, sk := hs.protocol.ephemeralKEM(), hs.protocol.KEM
+	hybrid := hs.protocol.Pattern.Hybrid()
 	take := func(n int) []byte {
 		b := msg[:n]
 		msg = msg[n:]
@@ -353,31 +511,60 @@ func (hs *HandshakeState) readTokens(msg []byte) ([]byte, error) {
 		var err error
 		switch t {
 		case tokenE:
-			b := take(pkLen)
-			if hs.re, err = k.NewEncapsulationKey(b); err != nil {
+			if hybrid {
+				b := take(dhSize)
+				if hs.reDH, err = ecdh.X25519().NewPublicKey(b); err != nil {
+					return nil, fmt.Errorf("its ephemeral X25519 key: %w", err)
+				}
+				if err = hs.mixEphemeral(b); err != nil {
+					return nil, err
+				}
+			}
+			b := take(ek.EncapsulationKeySize())
+			if hs.re, err = ek.NewEncapsulationKey(b); err != nil {
 				return nil, fmt.Errorf("its ephemeral key: %w", err)
 			}
-			hs.ss.mixHash(b)
+			if err = hs.mixEphemeral(b); err != nil {
+				return nil, err
+			}
 		case tokenS:
+			tag := tagIf(hs.ss.cs.hasKey())
+			if hybrid {
+				var pk []byte
+				if pk, err = hs.ss.decryptAndHash(nil, take(dhSize+tag)); err != nil {
+					return nil, partError("its static key", err)
+				}
+				if hs.rsDH, err = ecdh.X25519().NewPublicKey(pk); err != nil {
+					return nil, fmt.Errorf("its static X25519 key: %w", err)
+				}
+			}
 			var pk []byte
-			if pk, err = hs.ss.decryptAndHash(nil, take(pkLen+tagIf(hs.ss.cs.hasKey()))); err != nil {
+			if pk, err = hs.ss.decryptAndHash(nil, take(sk.EncapsulationKeySize()+tag)); err != nil {
 				return nil, partError("its static key", err)
 			}
-			if hs.rs, err = k.NewEncapsulationKey(pk); err != nil {
+			if hs.rs, err = sk.NewEncapsulationKey(pk); err != nil {
 				return nil, fmt.Errorf("its static key: %w", err)
 			}
+			hs.peer = hs.rs
+			if hybrid {
+				hs.peer = &HybridEncapsulationKey{hs.rsDH, hs.rs}
+			}
 		case tokenEKEM:
-			ct := take(ctLen)
+			ct := take(ek.CiphertextSize())
 			hs.ss.mixHash(ct)
 			if err = hs.decapsulate(hs.e, ct, hs.ss.mixKey); err != nil {
 				return nil, err
 			}
 		case tokenSKEM:
 			var ct []byte
-			if ct, err = hs.ss.decryptAndHash(nil, take(ctLen+tagIf(hs.ss.cs.hasKey()))); err != nil {
+			if ct, err = hs.ss.decryptAndHash(nil, take(sk.CiphertextSize()+tagIf(hs.ss.cs.hasKey()))); err != nil {
 				return nil, partError("its encapsulation to the static key", err)
 			}
 			if err = hs.decapsulate(hs.s, ct, hs.ss.mixKeyAndHash); err != nil {
+				return nil, err
+			}
+		default:
+			if err = hs.mixToken(t); err != nil {
 				return nil, err
 			}
 		}
@@ -420,6 +607,7 @@ func (hs *HandshakeState) Split() (send, receive *CipherState, err error) {
 	hs.split = true
 	hs.ss.destroy()
 	hs.e, hs.s, hs.re = nil, nil, nil
+	hs.eDH, hs.sDH, hs.reDH = nil, nil, nil
 	if hs.initiator {
 		return c1, c2, nil
 	}

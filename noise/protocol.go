@@ -5,6 +5,7 @@ import (
 	"crypto/cipher"
 	"crypto/sha256"
 	"crypto/sha512"
+	"errors"
 	"fmt"
 	"hash"
 	"strings"
@@ -152,27 +153,85 @@ func (h Hash) constructor() func() hash.Hash {
 	}
 }
 
-// A Protocol is a pattern, a KEM, a cipher and a hash: everything two
-// parties must agree on, and what its name, such as
+// A Protocol is a pattern, a KEM (or two), a cipher and a hash:
+// everything two parties must agree on, and what its name, such as
 // "Noise_pqXX_MLKEM768_ChaChaPoly_SHA256", says.
+//
+// KEM is the KEM of the static keys, and of the ephemeral key too unless
+// EphemeralKEM is set: then the e and ekem tokens use EphemeralKEM, and
+// the s and skem tokens and both parties' static keys use KEM, as in
+// Clatter, whose names give both ("Noise_pqXX_MLKEM768+MLKEM1024_...":
+// the ephemeral KEM first). Such a split lets a static key be of a
+// conservative KEM (FrodoKEM) while forward secrecy comes from a fast one
+// (ML-KEM). An ephemeral-only KEM ([kem.EphemeralOnly]) may be the
+// EphemeralKEM of any pattern.
+//
+// In a hybrid pattern ([Pattern.Hybrid]) the name's KEM part starts with
+// "25519+" (X25519, the only curve Clatter names) and the static keys are
+// hybrid keys of KEM ([HybridScheme]).
 type Protocol struct {
 	Pattern Pattern
 	KEM     kem.Scheme
 	Cipher  Cipher
 	Hash    Hash
+	// EphemeralKEM, if not nil, is the KEM of the ephemeral key, when it
+	// differs from KEM.
+	EphemeralKEM kem.Scheme
+}
+
+// ErrPSKInvalid is returned (wrapped) for a protocol whose psk tokens
+// break Clatter's PSK rule (see [Pattern.WithPSK]): a party would encrypt
+// with a key derived from a PSK and nothing random of its own.
+var ErrPSKInvalid = errors.New("noise: invalid PSK placement")
+
+// ephemeralKEM returns the KEM of the ephemeral keys.
+func (p Protocol) ephemeralKEM() kem.Scheme {
+	if p.EphemeralKEM != nil {
+		return p.EphemeralKEM
+	}
+	return p.KEM
+}
+
+// staticScheme returns the scheme of the static keys: KEM, or its hybrid
+// pairing with X25519 in a hybrid pattern.
+func (p Protocol) staticScheme() kem.Scheme {
+	if p.Pattern.Hybrid() && p.KEM != nil {
+		return HybridScheme(p.KEM)
+	}
+	return p.KEM
+}
+
+// kemPart returns the protocol name's KEM part, "MLKEM768",
+// "MLKEM768+MLKEM1024" or "25519+MLKEM768", with "?" for a KEM that has
+// no Noise name.
+func (p Protocol) kemPart() string {
+	name := func(s kem.Scheme) string {
+		if s != nil {
+			if n, err := KEMName(s); err == nil {
+				return n
+			}
+		}
+		return "?"
+	}
+	k := name(p.KEM)
+	if p.EphemeralKEM != nil {
+		if e := name(p.EphemeralKEM); e != k {
+			k = e + "+" + k
+		}
+	}
+	if p.Pattern.Hybrid() {
+		k = "25519+" + k
+	}
+	return k
 }
 
 // String returns the protocol name, "Noise_" pattern "_" KEM "_" cipher
-// "_" hash, with the KEM's Noise name (see [KEMName]); for a protocol
-// whose KEM has no Noise name it returns the name with a placeholder.
+// "_" hash, with the KEMs' Noise names (see [KEMName]) as Clatter writes
+// them: "MLKEM768", "MLKEM768+MLKEM1024" (ephemeral, then static) when
+// the KEMs differ, "25519+MLKEM768" in a hybrid pattern. For a KEM
+// without a Noise name it writes a placeholder.
 func (p Protocol) String() string {
-	k := "?"
-	if p.KEM != nil {
-		if n, err := KEMName(p.KEM); err == nil {
-			k = n
-		}
-	}
-	return "Noise_" + p.Pattern.String() + "_" + k + "_" + p.Cipher.String() + "_" + p.Hash.String()
+	return "Noise_" + p.Pattern.String() + "_" + p.kemPart() + "_" + p.Cipher.String() + "_" + p.Hash.String()
 }
 
 // check returns an error if the protocol is not one this package runs.
@@ -187,18 +246,24 @@ func (p Protocol) check() error {
 	case !p.Hash.valid():
 		return fmt.Errorf("noise: unknown hash %v", p.Hash)
 	}
+	if err := p.Pattern.spec().pskErr; err != nil {
+		return err
+	}
 	if _, err := KEMName(p.KEM); err != nil {
 		return err
 	}
+	if p.EphemeralKEM != nil {
+		if _, err := KEMName(p.EphemeralKEM); err != nil {
+			return err
+		}
+	}
 	if kem.EphemeralOnly(p.KEM) && p.Pattern.hasStaticKeys() {
-		return fmt.Errorf("noise: %s is not safe as a static key (its keys are for one exchange, or a few: eFrodoKEM allows fewer than 2^8 ciphertexts per key, the CCS 2016 Frodo key exchange is passively secure and single-use); of the KEM patterns only pqNN, which has no static keys, may use it",
-			p.KEM.Name())
+		return fmt.Errorf("noise: %s is not safe as a static key (ephemeral-only: pqNN, or an EphemeralKEM)", p.KEM.Name())
 	}
 	sizes := p.MessageSizes()
 	for i, n := range sizes {
 		if n > MaxMessageSize {
-			return fmt.Errorf("noise: %v does not fit: handshake message %d would be %d bytes with an empty payload, over the %d-byte limit of a Noise message",
-				p, i, n, MaxMessageSize)
+			return fmt.Errorf("noise: %v does not fit: message %d is %d bytes, over %d", p, i, n, MaxMessageSize)
 		}
 	}
 	return nil
@@ -213,22 +278,35 @@ func (p Protocol) MessageSizes() []int {
 	if !p.Pattern.valid() || p.KEM == nil {
 		return nil
 	}
-	pk, ct := p.KEM.EncapsulationKeySize(), p.KEM.CiphertextSize()
-	sizes := make([]int, 0, p.Pattern.Messages())
+	ek := p.ephemeralKEM()
+	epk, ect := ek.EncapsulationKeySize(), ek.CiphertextSize()
+	spk, sct := p.KEM.EncapsulationKeySize(), p.KEM.CiphertextSize()
+	dh := 0
+	if p.Pattern.Hybrid() {
+		dh = dhSize
+	}
+	sp := p.Pattern.spec()
+	sizes := make([]int, 0, len(sp.messages))
 	keyed := false
-	for _, msg := range p.Pattern.spec().messages {
+	for _, msg := range sp.messages {
 		n := 0
 		for _, t := range msg {
 			switch t {
 			case tokenE:
-				n += pk
+				n += dh + epk
+				keyed = keyed || sp.psk // MixKey(e.pk) in a PSK pattern
 			case tokenS:
-				n += pk + tagIf(keyed)
+				if dh > 0 {
+					n += dh + tagIf(keyed)
+				}
+				n += spk + tagIf(keyed)
 			case tokenEKEM:
-				n += ct
+				n += ect
 				keyed = true
 			case tokenSKEM:
-				n += ct + tagIf(keyed)
+				n += sct + tagIf(keyed)
+				keyed = true
+			default: // psk and the DH tokens
 				keyed = true
 			}
 		}
@@ -245,32 +323,58 @@ func tagIf(keyed bool) int {
 }
 
 // ParseProtocol parses a protocol name such as
-// "Noise_pqNK_MLKEM768_ChaChaPoly_BLAKE2b". The KEM is looked up by its
-// Noise name among the schemes of package kem (see [KEMName]).
+// "Noise_pqNK_MLKEM768_ChaChaPoly_BLAKE2b", "Noise_pqXXpsk3_MLKEM768_...",
+// "Noise_pqNK_MLKEM768+FrodoKEM-640-AES_..." (ephemeral KEM first) or
+// "Noise_hybridXX_25519+MLKEM768_...". The KEMs are looked up by their
+// Noise names among the schemes of package kem (see [KEMName]).
 func ParseProtocol(name string) (Protocol, error) {
 	parts := strings.Split(name, "_")
 	if len(parts) != 5 || parts[0] != "Noise" {
-		return Protocol{}, fmt.Errorf("noise: invalid protocol name %q, want Noise_PATTERN_KEM_CIPHER_HASH", name)
+		return Protocol{}, fmt.Errorf("noise: invalid protocol name %q", name)
 	}
 	var p Protocol
-	for _, q := range Patterns() {
-		if q.String() == parts[1] {
-			p.Pattern = q
+	var ok bool
+	if p.Pattern, ok = parsePattern(parts[1]); !ok {
+		return Protocol{}, fmt.Errorf("noise: unknown pattern %q", parts[1])
+	}
+	kems := parts[2]
+	if p.Pattern.Hybrid() {
+		if kems, ok = strings.CutPrefix(kems, "25519+"); !ok {
+			return Protocol{}, fmt.Errorf("noise: hybrid KEM part %q, want 25519+KEM", parts[2])
 		}
 	}
-	if p.Pattern == 0 {
-		return Protocol{}, fmt.Errorf("noise: unknown pattern %q in protocol name %q", parts[1], name)
-	}
-	k, err := KEMByName(parts[2])
-	if err != nil {
+	var err error
+	if p.EphemeralKEM, p.KEM, err = parseKEMs(kems); err != nil {
 		return Protocol{}, err
 	}
-	p.KEM = k
 	if p.Cipher, err = ParseCipher(parts[3]); err != nil {
-		return Protocol{}, fmt.Errorf("noise: unknown cipher %q in protocol name %q, want %s", parts[3], name, orList(Ciphers()))
+		return Protocol{}, err
 	}
 	if p.Hash, err = ParseHash(parts[4]); err != nil {
-		return Protocol{}, fmt.Errorf("noise: unknown hash %q in protocol name %q, want %s", parts[4], name, orList(Hashes()))
+		return Protocol{}, err
 	}
 	return p, nil
+}
+
+// parseKEMs parses a KEM part, "KEM" or "EKEM+SKEM"; a KEM name may
+// itself hold a "+", so each split is tried.
+func parseKEMs(part string) (ephemeral, static kem.Scheme, err error) {
+	if k, err := KEMByName(part); err == nil {
+		return nil, k, nil
+	}
+	for i := range len(part) {
+		if part[i] != '+' {
+			continue
+		}
+		e, err1 := KEMByName(part[:i])
+		s, err2 := KEMByName(part[i+1:])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if e.Name() == s.Name() {
+			return nil, nil, fmt.Errorf("noise: KEM part %q names one KEM twice", part)
+		}
+		return e, s, nil
+	}
+	return nil, nil, fmt.Errorf("noise: unknown KEM %q", part)
 }

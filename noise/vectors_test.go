@@ -2,6 +2,7 @@ package noise_test
 
 import (
 	"bytes"
+	"crypto/ecdh"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -31,6 +32,39 @@ var vectorFiles = []string{
 	"pqnoise/pqNX_MLKEM768_ChaChaPoly_SHA256.json",
 	"pqnoise/clatter/pqXX_MLKEM768_ChaChaPoly_SHA256.json",
 	"pqnoise/clatter/pqIK_MLKEM768_AESGCM_SHA512.json",
+	// Clatter 2.2's extensions (spec section 12): PSK patterns, split
+	// KEMs, hybrid patterns; made with go-clatter, but for the two hybrid
+	// rewrites of Rust Clatter's vectors.
+	"pqnoise/clatter/pqNNpsk0_MLKEM1024_AESGCM_SHA256.json",
+	"pqnoise/clatter/pqNNpsk2_MLKEM768_ChaChaPoly_SHA256.json",
+	"pqnoise/clatter/pqNKpsk2_MLKEM1024_AESGCM_BLAKE2b.json",
+	"pqnoise/clatter/pqNXpsk2_MLKEM768_ChaChaPoly_SHA512.json",
+	"pqnoise/clatter/pqKKpsk2_MLKEM768_ChaChaPoly_BLAKE2b.json",
+	"pqnoise/clatter/pqXKpsk3_MLKEM1024_AESGCM_SHA256.json",
+	"pqnoise/clatter/pqXXpsk3_MLKEM768_AESGCM_SHA512.json",
+	"pqnoise/clatter/pqINpsk2_MLKEM768_AESGCM_BLAKE2s.json",
+	"pqnoise/clatter/pqIKpsk1_MLKEM768_ChaChaPoly_BLAKE2s.json",
+	"pqnoise/clatter/pqIKpsk2_MLKEM1024_ChaChaPoly_SHA256.json",
+	"pqnoise/clatter/pqNK_MLKEM768+MLKEM1024_ChaChaPoly_SHA256.json",
+	"pqnoise/clatter/pqNK_MLKEM1024+MLKEM768_AESGCM_BLAKE2b.json",
+	"pqnoise/clatter/pqXX_MLKEM768+MLKEM1024_AESGCM_SHA256.json",
+	"pqnoise/clatter/pqXX_MLKEM1024+MLKEM768_ChaChaPoly_BLAKE2s.json",
+	"pqnoise/clatter/pqIK_MLKEM768+MLKEM1024_ChaChaPoly_SHA512.json",
+	"pqnoise/clatter/pqIK_MLKEM1024+MLKEM768_AESGCM_SHA256.json",
+	"pqnoise/clatter/pqKK_MLKEM768+MLKEM1024_AESGCM_BLAKE2b.json",
+	"pqnoise/clatter/pqKK_MLKEM1024+MLKEM768_ChaChaPoly_SHA256.json",
+	"pqnoise/clatter/pqXXpsk3_MLKEM768+MLKEM1024_ChaChaPoly_BLAKE2b.json",
+	"pqnoise/clatter/hybridNN_25519+MLKEM768_ChaChaPoly_SHA256.json",
+	"pqnoise/clatter/hybridNK_25519+MLKEM1024_AESGCM_SHA256.json",
+	"pqnoise/clatter/hybridKN_25519+MLKEM768_AESGCM_SHA256.json",
+	"pqnoise/clatter/hybridKK_25519+MLKEM1024_ChaChaPoly_BLAKE2s.json",
+	"pqnoise/clatter/hybridXX_25519+MLKEM768_AESGCM_BLAKE2b.json",
+	"pqnoise/clatter/hybridIK_25519+MLKEM768_ChaChaPoly_SHA512.json",
+	"pqnoise/clatter/hybridIK_25519+MLKEM768+MLKEM1024_AESGCM_SHA256.json",
+	"pqnoise/clatter/hybridNNpsk0_25519+MLKEM1024_ChaChaPoly_SHA512.json",
+	"pqnoise/clatter/hybridXXpsk3_25519+MLKEM768_ChaChaPoly_SHA256.json",
+	"pqnoise/clatter/hybridXX_25519+MLKEM768_ChaChaPoly_SHA256.json",
+	"pqnoise/clatter/hybridIK_25519+MLKEM768_AESGCM_SHA512.json",
 }
 
 type draw struct {
@@ -43,25 +77,42 @@ type draw struct {
 }
 
 type vector struct {
-	Format           string           `json:"format"`
-	ProtocolName     string           `json:"protocol_name"`
-	Pattern          string           `json:"pattern"`
-	PatternText      []string         `json:"pattern_text"`
-	KEM              string           `json:"kem"`
-	KEMFIPS203Name   string           `json:"kem_fips203_name"`
-	Cipher           string           `json:"cipher"`
-	Hash             string           `json:"hash"`
-	InitPrologue     vectors.HexBytes `json:"init_prologue"`
-	RespPrologue     vectors.HexBytes `json:"resp_prologue"`
-	InitStaticSeed   vectors.HexBytes `json:"init_static_seed"`
-	InitStaticPublic vectors.HexBytes `json:"init_static_public"`
-	RespStaticSeed   vectors.HexBytes `json:"resp_static_seed"`
-	RespStaticPublic vectors.HexBytes `json:"resp_static_public"`
-	InitRemoteStatic vectors.HexBytes `json:"init_remote_static"`
-	RespRemoteStatic vectors.HexBytes `json:"resp_remote_static"`
-	InitRandom       []draw           `json:"init_random"`
-	RespRandom       []draw           `json:"resp_random"`
-	Messages         []struct {
+	Format          string `json:"format"`
+	Origin          string `json:"origin"`
+	CustomPattern   bool   `json:"custom_pattern"`
+	DH              string `json:"dh"`
+	EKEM            string `json:"ekem"`
+	EKEMFIPS203Name string `json:"ekem_fips203_name"`
+	SKEM            string `json:"skem"`
+	SKEMFIPS203Name string `json:"skem_fips203_name"`
+	PSKs            []struct {
+		Position int              `json:"position"`
+		Bytes    vectors.HexBytes `json:"bytes"`
+	} `json:"psks"`
+	InitStaticDHPrivate vectors.HexBytes `json:"init_static_dh_private"`
+	InitStaticDHPublic  vectors.HexBytes `json:"init_static_dh_public"`
+	RespStaticDHPrivate vectors.HexBytes `json:"resp_static_dh_private"`
+	RespStaticDHPublic  vectors.HexBytes `json:"resp_static_dh_public"`
+	InitRemoteStaticDH  vectors.HexBytes `json:"init_remote_static_dh"`
+	RespRemoteStaticDH  vectors.HexBytes `json:"resp_remote_static_dh"`
+	ProtocolName        string           `json:"protocol_name"`
+	Pattern             string           `json:"pattern"`
+	PatternText         []string         `json:"pattern_text"`
+	KEM                 string           `json:"kem"`
+	KEMFIPS203Name      string           `json:"kem_fips203_name"`
+	Cipher              string           `json:"cipher"`
+	Hash                string           `json:"hash"`
+	InitPrologue        vectors.HexBytes `json:"init_prologue"`
+	RespPrologue        vectors.HexBytes `json:"resp_prologue"`
+	InitStaticSeed      vectors.HexBytes `json:"init_static_seed"`
+	InitStaticPublic    vectors.HexBytes `json:"init_static_public"`
+	RespStaticSeed      vectors.HexBytes `json:"resp_static_seed"`
+	RespStaticPublic    vectors.HexBytes `json:"resp_static_public"`
+	InitRemoteStatic    vectors.HexBytes `json:"init_remote_static"`
+	RespRemoteStatic    vectors.HexBytes `json:"resp_remote_static"`
+	InitRandom          []draw           `json:"init_random"`
+	RespRandom          []draw           `json:"resp_random"`
+	Messages            []struct {
 		Sender             string           `json:"sender"`
 		Tokens             string           `json:"tokens"`
 		Payload            vectors.HexBytes `json:"payload"`
@@ -125,11 +176,18 @@ func runVector(t *testing.T, v *vector) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	skemName := v.KEMFIPS203Name
+	if v.EKEM != "" {
+		skemName = v.SKEMFIPS203Name
+		if p.EphemeralKEM == nil || p.EphemeralKEM.Name() != v.EKEMFIPS203Name {
+			t.Fatalf("ParseProtocol(%q): ephemeral KEM %v, want %s", v.ProtocolName, p.EphemeralKEM, v.EKEMFIPS203Name)
+		}
+	}
 	if p.String() != v.ProtocolName || p.Pattern.String() != v.Pattern || p.Cipher.String() != v.Cipher ||
-		p.Hash.String() != v.Hash || p.KEM.Name() != v.KEMFIPS203Name {
+		p.Hash.String() != v.Hash || p.KEM.Name() != skemName || p.Pattern.Hybrid() != (v.DH == "25519") {
 		t.Fatalf("ParseProtocol(%q) = %v (KEM %s)", v.ProtocolName, p, p.KEM.Name())
 	}
-	static := func(seed, public []byte) kem.DecapsulationKey {
+	static := func(seed, public, dhPriv, dhPub []byte) kem.DecapsulationKey {
 		if seed == nil {
 			return nil
 		}
@@ -140,11 +198,32 @@ func runVector(t *testing.T, v *vector) {
 		if got := dk.EncapsulationKey().Bytes(); !bytes.Equal(got, public) {
 			t.Fatalf("static public key from the seed = %x..., want %x...", got[:16], public[:16])
 		}
-		return dk
+		if !p.Pattern.Hybrid() {
+			return dk
+		}
+		dh, err := ecdh.X25519().NewPrivateKey(dhPriv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dh.PublicKey().Bytes(); !bytes.Equal(got, dhPub) {
+			t.Fatalf("static X25519 public key = %x, want %x", got, dhPub)
+		}
+		h, err := noise.NewHybridDecapsulationKey(dh, dk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
 	}
-	remote := func(b []byte) kem.EncapsulationKey {
+	remote := func(b, dhPub []byte) kem.EncapsulationKey {
 		if b == nil {
 			return nil
+		}
+		if p.Pattern.Hybrid() {
+			ek, err := noise.HybridScheme(p.KEM).NewEncapsulationKey(append(bytes.Clone(dhPub), b...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ek
 		}
 		ek, err := p.KEM.NewEncapsulationKey(b)
 		if err != nil {
@@ -152,22 +231,32 @@ func runVector(t *testing.T, v *vector) {
 		}
 		return ek
 	}
-	newParty := func(name string, initiator bool, prologue, seed, public, rs []byte, rng []draw) *party {
+	var psks [][]byte
+	for i, k := range v.PSKs {
+		if pos := p.Pattern.PSKPositions(); i >= len(pos) || pos[i] != k.Position {
+			t.Fatalf("PSK %d at position %d, pattern has %v", i, k.Position, pos)
+		}
+		psks = append(psks, k.Bytes)
+	}
+	newParty := func(name string, initiator bool, prologue []byte, static kem.DecapsulationKey, rs kem.EncapsulationKey, rng []draw) *party {
 		d := &draws{t, name, rng}
 		hs, err := noisetest.NewHandshakeState(&noise.HandshakeConfig{
 			Protocol:        p,
 			Initiator:       initiator,
 			Prologue:        prologue,
-			StaticKey:       static(seed, public),
-			RemoteStaticKey: remote(rs),
+			StaticKey:       static,
+			RemoteStaticKey: rs,
+			PSKs:            psks,
 		}, d)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return &party{name, hs, d}
 	}
-	init := newParty("initiator", true, v.InitPrologue, v.InitStaticSeed, v.InitStaticPublic, v.InitRemoteStatic, v.InitRandom)
-	resp := newParty("responder", false, v.RespPrologue, v.RespStaticSeed, v.RespStaticPublic, v.RespRemoteStatic, v.RespRandom)
+	init := newParty("initiator", true, v.InitPrologue, static(v.InitStaticSeed, v.InitStaticPublic, v.InitStaticDHPrivate, v.InitStaticDHPublic),
+		remote(v.InitRemoteStatic, v.InitRemoteStaticDH), v.InitRandom)
+	resp := newParty("responder", false, v.RespPrologue, static(v.RespStaticSeed, v.RespStaticPublic, v.RespStaticDHPrivate, v.RespStaticDHPublic),
+		remote(v.RespRemoteStatic, v.RespRemoteStaticDH), v.RespRandom)
 
 	if len(v.Messages) != p.Pattern.Messages() {
 		t.Fatalf("%d messages, want %d", len(v.Messages), p.Pattern.Messages())
@@ -220,11 +309,12 @@ func runVector(t *testing.T, v *vector) {
 		}
 		send[j], recv[j] = []*noise.CipherState{c1}, []*noise.CipherState{c2}
 	}
-	// Peer static keys as learnt: each side ends up with the other's.
-	if v.RespStaticPublic != nil && !bytes.Equal(init.hs.PeerStaticKey().Bytes(), v.RespStaticPublic) {
+	// Peer static keys as learnt: each side ends up with the other's (if
+	// the pattern gives it one).
+	if v.RespStaticPublic != nil && p.Pattern.NeedsStaticKey(false) && !bytes.Equal(init.hs.PeerStaticKey().Bytes(), append(v.RespStaticDHPublic, v.RespStaticPublic...)) {
 		t.Error("the initiator's PeerStaticKey is not the responder's static key")
 	}
-	if v.InitStaticPublic != nil && !bytes.Equal(resp.hs.PeerStaticKey().Bytes(), v.InitStaticPublic) {
+	if v.InitStaticPublic != nil && p.Pattern.NeedsStaticKey(true) && !bytes.Equal(resp.hs.PeerStaticKey().Bytes(), append(v.InitStaticDHPublic, v.InitStaticPublic...)) {
 		t.Error("the responder's PeerStaticKey is not the initiator's static key")
 	}
 	if len(v.TransportMessages) == 0 {
@@ -258,11 +348,12 @@ func runVector(t *testing.T, v *vector) {
 
 func head(b []byte) []byte { return b[:min(len(b), 16)] }
 
-// TestClatterText runs Clatter's two vectors as published (text, one
-// counter RNG shared by both parties, static keys drawn first), not their
-// JSON rewrites.
+// TestClatterText runs Clatter's four Rust-made vectors as published
+// (text, one counter RNG shared by both parties, static keys drawn
+// first), not their JSON rewrites: two PQ and two hybrid.
 func TestClatterText(t *testing.T) {
-	files := []string{"pqnoise/clatter/pq_xx_mlkem768_chacha_sha256.txt", "pqnoise/clatter/pq_ik_mlkem768_aes_sha512.txt"}
+	files := []string{"pqnoise/clatter/pq_xx_mlkem768_chacha_sha256.txt", "pqnoise/clatter/pq_ik_mlkem768_aes_sha512.txt",
+		"pqnoise/clatter/hybrid_xx_x25519_mlkem768_chacha_sha256.txt", "pqnoise/clatter/hybrid_ik_x25519_mlkem768_aes_sha512.txt"}
 	vectors.Require(t, files...)
 	payloads := []string{"Scream without a sound", "Flying off the handle", "Eugene gene the dance machine"}
 	for _, f := range files {
@@ -288,7 +379,11 @@ func TestClatterText(t *testing.T) {
 					fields[k] = val
 				}
 			}
-			name := fmt.Sprintf("Noise_%s_MLKEM768_%s_%s", fields["pattern"], fields["cipher"], fields["hash"])
+			kems := "MLKEM768"
+			if fields["dh"] != "" {
+				kems = fields["dh"] + "+" + kems
+			}
+			name := fmt.Sprintf("Noise_%s_%s_%s_%s", fields["pattern"], kems, fields["cipher"], fields["hash"])
 			p, err := noise.ParseProtocol(name)
 			if err != nil {
 				t.Fatal(err)
@@ -299,13 +394,31 @@ func TestClatterText(t *testing.T) {
 				rng.Read(b)
 				return b
 			}
-			si, err := p.KEM.NewDecapsulationKey(seed())
-			if err != nil {
-				t.Fatal(err)
+			// Hybrid: both X25519 static keys are drawn first, then
+			// both KEM seeds.
+			var dh [2][]byte
+			if p.Pattern.Hybrid() {
+				for i := range dh {
+					dh[i] = make([]byte, 32)
+					rng.Read(dh[i])
+				}
 			}
-			sr, err := p.KEM.NewDecapsulationKey(seed())
-			if err != nil {
-				t.Fatal(err)
+			var si, sr kem.DecapsulationKey
+			for i, k := range []*kem.DecapsulationKey{&si, &sr} {
+				var err error
+				if *k, err = p.KEM.NewDecapsulationKey(seed()); err != nil {
+					t.Fatal(err)
+				}
+				if dh[i] == nil {
+					continue
+				}
+				x, err := ecdh.X25519().NewPrivateKey(dh[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if *k, err = noise.NewHybridDecapsulationKey(x, *k); err != nil {
+					t.Fatal(err)
+				}
 			}
 			prologue := vectors.Hex(t, fields["prologue_hex"])
 			icfg := &noise.HandshakeConfig{Protocol: p, Initiator: true, Prologue: prologue, StaticKey: si}

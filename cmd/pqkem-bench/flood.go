@@ -70,7 +70,7 @@ so.
 
 For each phase the tables give the connections made and failed, the
 median and 99th percentile of the latency, the 99th percentile as a
-ratio to the unloaded one (issue 24's target: within 3x), the CPU time
+ratio to the unloaded one (which should stay within 3x), the CPU time
 serve used (user and system, from /proc/PID/stat) and this process
 used (client, attack and echo service), the lines serve logged, and the
 connections it made to the echo service. Memory is serve's resident set

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"sync/atomic"
+	"strings"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
+	"github.com/pqkem/pqkem/internal/sockets"
+	"github.com/pqkem/pqkem/internal/tunnel"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 	"github.com/pqkem/pqkem/noise"
@@ -19,26 +21,36 @@ import (
 var cmdConnect = &cli.Command{
 	Name:    "connect",
 	Summary: "forward standard input and output, or a local port, over PQNoise to 'pqkem serve'",
-	Args:    "-pub FILE -to HOST:PORT [-key FILE] [-listen ADDR] [flags]",
+	Args:    "-pub FILE -to ADDR [-key FILE] [-listen ADDR] [flags]",
 	Doc: `
 Connect is the client side of a tunnel: it opens a PQNoise connection to
-the 'pqkem serve' at -to, whose public key is -pub, and forwards its
-standard input and output over it, as netcat does (for example as ssh's
-ProxyCommand). Standard input's end is sent as a half-close; the command
-ends, with status 0, when the server closes its side. With -listen, it
-instead listens on a local TCP address and opens one PQNoise connection
-for each local connection it accepts, forwarding it both ways, until
-SIGINT or SIGTERM. Without -listen, -max and -grace do not apply, and
-SIGINT or SIGTERM ends the command at once (exit status 130 or 143).
+the 'pqkem serve' at -to (HOST:PORT or unix:PATH), whose public key is
+-pub, and forwards its standard input and output over it, as netcat
+does (for example as ssh's ProxyCommand). The end of standard input is
+sent as PQNoise's authenticated end marker; the command ends when both
+directions have ended. With -listen (HOST:PORT, unix:PATH, fd:N or
+systemd), it instead accepts local connections and opens one PQNoise
+connection for each, forwarding it both ways, until SIGINT or SIGTERM.
+Without -listen, -max and -grace do not apply, and SIGINT or SIGTERM
+ends the command at once (exit status 130 or 143).
+
+Exit status without -listen: 0 only if both directions ended cleanly
+(all of standard input sent and its end marker with it, and the
+server's end marker received); 1 otherwise, with one line saying which
+direction failed and why: the server unreachable, the handshake refused
+or failed, a reset, a truncated stream (ended without the end marker), a
+message that failed authentication (tampered), the idle limit; 2 on a
+usage error. With -listen, 0 after SIGINT or SIGTERM. Without -listen,
+standard error has the start (unless -quiet) and, on a failure, that
+line and perhaps a line starting "hint:".
 
 The server is authenticated: a server whose key is not -pub cannot
 complete the handshake. With -key, a private key of the same scheme as
 -pub, the client is authenticated too (pqIK), for a server that lists
-the client's public key in its -allow file. The server cannot say why
-it ends a handshake, so a wrong -pub, a client key the server does not
-list, a -key given or missing, another -cipher or -hash, or a server
-that does not speak PQNoise all show as the server closing the
-connection during the handshake; the server's log says which.` + tunnelHelp,
+the client's public key in its -allow file. A server does not say why
+it ends a handshake: a wrong -pub, a client key it does not list, or
+another protocol all show as the server closing the connection during
+the handshake; the server's log says which.` + tunnelHelp,
 	Example: `
 pqkem connect -pub server.pub -to tunnel.example.com:9443
 echo 'GET / HTTP/1.0' | pqkem connect -pub server.pub -to 192.0.2.7:9443
@@ -49,16 +61,19 @@ ssh -o ProxyCommand='pqkem connect -pub server.pub -to %h:9443 -quiet' host.exam
 
 // connectCmd is one run of pqkem connect.
 type connectCmd struct {
-	tunnelFlags
+	tunnelConfig
 	pub, key, to, listen string
-	cfg                  *noise.Config
+
+	toAddr sockets.Addr
+	cfg    *noise.Config
 }
 
 func (c *connectCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.pub, "pub", "", "the server's public key `FILE`; required")
-	fs.StringVar(&c.to, "to", "", "the 'pqkem serve' to connect to, `HOST:PORT`; required")
+	fs.StringVar(&c.to, "to", "", "the 'pqkem serve' to connect to, an `address`: HOST:PORT or unix:PATH; required")
 	fs.StringVar(&c.key, "key", "", "the client's private key `FILE`, for a server with -allow (pqIK)")
-	fs.StringVar(&c.listen, "listen", "", "listen on this local TCP `address` and forward each connection, instead of standard input and output")
+	fs.StringVar(&c.listen, "listen", "", "accept local connections on this `address` (HOST:PORT, unix:PATH, fd:N or systemd) and forward each, instead of standard input and output")
+	fs.StringVar(&c.status, "status", "", "with -listen, serve /healthz and /metrics on this `address` (loopback HOST:PORT or unix:PATH)")
 	c.addFlags(fs)
 }
 
@@ -71,6 +86,23 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 	}
 	if err := c.check(); err != nil {
 		return err
+	}
+	var err error
+	if c.toAddr, err = parseDialAddr("to", c.to); err != nil {
+		return err
+	}
+	var listenAddr sockets.Addr
+	if c.listen != "" {
+		if listenAddr, err = parseListenAddr(c.listen); err != nil {
+			return err
+		}
+		if c.status != "" {
+			if _, err := checkStatus(c.status); err != nil {
+				return err
+			}
+		}
+	} else if c.status != "" {
+		return cli.Usagef("-status needs -listen")
 	}
 	ek, err := readTunnelPublicKey("-pub", c.pub)
 	if err != nil {
@@ -89,126 +121,201 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, RemoteStaticKey: ek}); err != nil {
 		return fmt.Errorf("-pub %s: %w", displayName(c.pub), err)
 	}
+	for _, k := range []any{dk, ek} {
+		if pk, ok := k.(kem.Precomputer); ok {
+			pk.Precompute()
+		}
+	}
 	c.cfg = &noise.Config{Protocol: p, StaticKey: dk, PeerStaticKey: ek, HandshakeTimeout: c.timeout}
-	lg := newTunnelLog(out.Stderr, "connect", c.quiet)
+	lg := newTunnelLog(out.Stderr, "connect", c.quiet, c.listen != "")
+	defer lg.Close()
 	keys := "server key " + keyfile.Fingerprint(ek)
 	if dk != nil {
 		keys += ", client key " + keyfile.Fingerprint(dk.EncapsulationKey())
 	}
 	if c.listen == "" {
-		lg.infof("connecting to %s, %v, %s", c.to, p, keys)
+		lg.Infof("connecting to %v, %v, %s", c.toAddr, p, keys)
 		return c.stdio(out)
 	}
-	ln, err := net.Listen("tcp", c.listen)
+	ln, err := listen(listenAddr, c.toAddr)
 	if err != nil {
-		return fmt.Errorf("-listen: %w", err)
+		return err
 	}
-	lg.printf("listening on %v, forwarding to %s, %v, %s, at most %d connections at once", ln.Addr(), c.to, p, keys, c.max)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	return runTunnelListener(lg, ln, &c.tunnelFlags, func(conn net.Conn) {
-		c.forwardConn(ctx, lg, conn.(*net.TCPConn))
-	}, cancel)
+	metrics := tunnel.NewMetrics()
+	stopStatus, err := startStatus(c.status, metrics, lg)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopStatus()
+	lg.Printf("listening on %v, forwarding to %v, %v, %s, at most %d connections at once", ln.Addr(), c.toAddr, p, keys, c.max)
+	px := &tunnel.Proxy{
+		Limits: tunnel.Limits{
+			MaxConns:      c.max,
+			MaxHandshakes: defaultMaxHandshakes,
+			Timeout:       c.timeout,
+			Idle:          c.idle,
+			BufferSize:    noise.MaxPlaintextSize,
+		},
+		Names: [2]string{"local side", "server"},
+		Dial: func(ctx context.Context, tc *tunnel.Conn) error {
+			conn, err := c.dial(ctx)
+			if err != nil {
+				return err
+			}
+			tc.Back = conn
+			return nil
+		},
+		Cause:   forwardCause,
+		Log:     lg,
+		Metrics: metrics,
+	}
+	return runProxy(lg, ln, px, c.grace, nil, nil)
 }
 
-// dial opens the PQNoise connection to -to, within -timeout for the TCP
+// dial opens the PQNoise connection to -to, within -timeout for the
 // connection and the handshake.
 func (c *connectCmd) dial(ctx context.Context) (*noise.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	d := noise.Dialer{Config: c.cfg}
-	conn, err := d.DialContext(ctx, "tcp", c.to)
+	raw, err := sockets.Dial(ctx, c.toAddr)
 	if err != nil {
-		return nil, connectError(c.to, err)
+		return nil, &hintedError{fmt.Errorf("server unreachable: %s", strings.TrimPrefix(err.Error(), "sockets: ")), ""}
 	}
-	return conn.(*noise.Conn), nil
+	conn := noise.Client(raw, c.cfg)
+	if err := conn.HandshakeContext(ctx); err != nil {
+		tunnel.Reset(conn)
+		return nil, handshakeError(err)
+	}
+	return conn, nil
 }
 
-// connectError words an error of dialing the server.
-func connectError(to string, err error) error {
-	switch {
+// hintedError is an error with a hint for the user, which the command
+// prints on a line of its own after the error's.
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+
+// withHint returns err with its hint on a second line, for the
+// command's last words: internal/cli prints an error as it is.
+func withHint(err error) error {
+	if he, ok := errors.AsType[*hintedError](err); ok && he.hint != "" {
+		return fmt.Errorf("%w\nhint: %s", err, he.hint)
+	}
+	return err
+}
+
+// handshakeError words what the client can know of a failed handshake,
+// with a hint.
+func handshakeError(err error) error {
+	switch se, isSize := errors.AsType[*noise.MessageSizeError](err); {
 	case errors.Is(err, noise.ErrAuthentication):
-		return &explainedError{fmt.Sprintf("handshake with %s failed: the server's key does not match -pub, or it runs another -cipher or -hash (%v)", to, err), err}
+		return &hintedError{fmt.Errorf("handshake: the server's reply failed authentication: %w", err),
+			"-pub may not be the server's key, or the server runs another -cipher or -hash"}
+	case isSize:
+		return &hintedError{fmt.Errorf("handshake: the server's message %d has %d bytes, want %d", se.Message, se.Got, se.Want),
+			"the server runs another KEM or pattern (a -key given or missing?), or is not a 'pqkem serve'"}
 	case isClosedDuringHandshake(err):
-		return &explainedError{fmt.Sprintf("handshake with %s failed: the server closed the connection: it refused this client or is not speaking this protocol (its key may not match -pub, it may want a -key it lists or no -key, another -cipher or -hash, or it is not a 'pqkem serve'; its log says which)", to), err}
+		return &hintedError{errors.New("handshake: the server closed the connection"),
+			"a wrong -pub, a -key not in the server's -allow (or none where it wants one), another -cipher or -hash, or too many failed handshakes from this address; the server's log says which"}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &hintedError{errors.New("handshake: no answer within -timeout"), "the server may be overloaded, or -to is not a 'pqkem serve'"}
 	}
-	if _, ok := errors.AsType[*net.OpError](err); ok {
-		return fmt.Errorf("-to: %w", err)
-	}
-	return fmt.Errorf("handshake with %s failed: %w", to, err)
+	return &hintedError{fmt.Errorf("handshake: %w", err), ""}
 }
-
-// explainedError is an error worded for the user, wrapping the one it
-// explains.
-type explainedError struct {
-	msg string
-	err error
-}
-
-func (e *explainedError) Error() string { return e.msg }
-func (e *explainedError) Unwrap() error { return e.err }
 
 // stdio forwards standard input and output over one connection, until
-// the server closes its side, or with -idle until nothing has come from
-// either side for that long.
+// both directions have ended.
 func (c *connectCmd) stdio(out *cli.Output) error {
 	conn, err := c.dial(context.Background())
 	if err != nil {
-		return err
+		return withHint(err)
 	}
-	defer conn.Close()
-	var last atomic.Int64 // the last activity, in Unix nanoseconds
-	last.Store(time.Now().UnixNano())
-	ic := withIdle(conn, c.idle, &last)
-	sent := make(chan error, 1)
-	in := stdin
-	go func() {
-		// Standard input cannot be interrupted: this goroutine ends with
-		// its end, or with the process.
-		_, err := io.CopyBuffer(struct{ io.Writer }{ic}, struct{ io.Reader }{in}, make([]byte, forwardBufferSize))
-		if err == nil {
-			err = conn.CloseWrite()
-		}
-		if err != nil {
-			conn.Close() // ends the copy to standard output too
-		}
-		sent <- err
-	}()
-	_, err = io.CopyBuffer(struct{ io.Writer }{out.Stdout}, struct{ io.Reader }{ic}, make([]byte, forwardBufferSize))
-	if errors.Is(err, net.ErrClosed) {
-		// Sending failed, and closed the connection.
-		if serr := <-sent; serr != nil && !errors.Is(serr, net.ErrClosed) {
-			if isReset(serr) {
-				return fmt.Errorf("sending standard input to %s: the server closed the connection before reading all of it (%w)", c.to, serr)
-			}
-			return fmt.Errorf("sending standard input to %s: %w", c.to, serr)
-		}
-	}
-	if err != nil && !errors.Is(err, net.ErrClosed) {
-		if isReset(err) {
-			return fmt.Errorf("receiving from %s: the server closed the connection before reading all of standard input (%w)", c.to, err)
-		}
-		return fmt.Errorf("receiving from %s: %w", c.to, err)
-	}
-	return nil
+	local := newStdioConn(stdin, out.Stdout)
+	r := tunnel.Forward(context.Background(), local, conn, [2]string{"standard input", "server"},
+		tunnel.Options{Idle: c.idle, BufferSize: noise.MaxPlaintextSize})
+	return withHint(stdioResult(r))
 }
 
-// forwardConn opens a PQNoise connection for the local connection local
-// and forwards it both ways.
-func (c *connectCmd) forwardConn(ctx context.Context, lg *tunnelLog, local *net.TCPConn) {
-	from := local.RemoteAddr()
-	conn, err := c.dial(ctx)
-	if err != nil {
-		lg.printf("%v: %v; connection closed", from, err)
-		return
+// stdioResult words the outcome of connect on standard input and output:
+// nil if both directions ended cleanly, else the first failure, in one
+// line.
+func stdioResult(r *tunnel.Result) error {
+	if r.Err == nil {
+		return nil
 	}
-	lg.infof("%v: connected to %v", from, conn.RemoteAddr())
-	start := time.Now()
-	up, down, err := forward(local, conn, c.idle)
-	end := forwardEnd(start, up, down, err, "local side", "server")
-	if err != nil && !errors.Is(err, net.ErrClosed) {
-		lg.printf("%v: %s", from, end)
-	} else {
-		lg.infof("%v: %s", from, end)
+	up, down := &r.AB, &r.BA
+	d, dir := down, "receiving from the server"
+	if up.Err == r.Err {
+		d, dir = up, "sending standard input"
 	}
+	te, _ := errors.AsType[*tunnel.Error](d.Err)
+	if te != nil && (d == down && te.Op == "writing to" || d == up && te.Op == "reading from") {
+		what := "writing standard output"
+		if d == up {
+			what = "reading standard input"
+		}
+		return fmt.Errorf("%s: %w", what, unwrapPath(te.Err))
+	}
+	inner := d.Err
+	if te != nil {
+		inner = te.Err
+	}
+	cause, meaning := failureCause(d.Err)
+	var hint string
+	switch cause {
+	case "reset":
+		meaning = "the server reset the connection"
+		hint = "the server's log says why: the service failed or refused, data was changed or cut on the path, or the server stopped"
+	case "truncated":
+		hint = "the connection was cut, by the network or by someone on the path"
+	case "tampered":
+		hint = "someone on the path changed the data"
+	case "idle", "failed":
+		meaning = inner.Error()
+	}
+	msg := dir + ": " + meaning
+	if !up.SourceEnded {
+		msg += ", before all of standard input was sent"
+	}
+	return &hintedError{errors.New(msg), hint}
 }
+
+// stdioConn is standard input and output as one end of Forward: a
+// goroutine copies standard input into a pipe, whose Read Close can
+// interrupt (a read of standard input cannot be: that goroutine ends
+// with standard input, or with the process).
+type stdioConn struct {
+	r *io.PipeReader
+	w io.Writer
+}
+
+func newStdioConn(in io.Reader, out io.Writer) *stdioConn {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, struct{ io.Reader }{in})
+		pw.CloseWithError(err)
+	}()
+	return &stdioConn{pr, out}
+}
+
+func (s *stdioConn) Read(b []byte) (int, error)  { return s.r.Read(b) }
+func (s *stdioConn) Write(b []byte) (int, error) { return s.w.Write(b) }
+
+// Close stops reading standard input; standard output stays open, for
+// the command's last words.
+func (s *stdioConn) Close() error                     { return s.r.Close() }
+func (s *stdioConn) LocalAddr() net.Addr              { return stdioAddr{} }
+func (s *stdioConn) RemoteAddr() net.Addr             { return stdioAddr{} }
+func (s *stdioConn) SetDeadline(time.Time) error      { return nil }
+func (s *stdioConn) SetReadDeadline(time.Time) error  { return nil }
+func (s *stdioConn) SetWriteDeadline(time.Time) error { return nil }
+
+type stdioAddr struct{}
+
+func (stdioAddr) Network() string { return "stdio" }
+func (stdioAddr) String() string  { return "standard input and output" }

@@ -11,7 +11,8 @@ import (
 // goroutine of its own, at most max at once: while max connections are
 // being served the pool does not call Accept, so further connections wait
 // in the listener's queue (the kernel's backlog) until one ends. The
-// listeners of pqkem pake, pqkem serve and pqkem connect -listen use it.
+// listener of pqkem pake uses it; pqkem serve and pqkem connect -listen
+// have package internal/tunnel's.
 type connPool struct {
 	max  int
 	quit chan struct{} // closed by stopAccepting
@@ -148,13 +149,6 @@ func (p *connPool) closeAll() {
 	for c := range p.conns {
 		c.Close()
 	}
-}
-
-// active returns the number of connections being served.
-func (p *connPool) active() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.conns)
 }
 
 // acceptedCount returns the number of connections accepted so far.

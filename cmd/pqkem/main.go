@@ -14,7 +14,7 @@
 //	decap    decapsulate a ciphertext with a private key
 //	inspect  describe a key file without showing secrets
 //	pake     agree on a key with a peer who knows the same password (over TCP)
-//	serve    accept PQNoise connections and forward each to a TCP service
+//	serve    accept PQNoise connections and forward each to a TCP or Unix service
 //	connect  forward standard input and output, or a local port, over PQNoise to 'pqkem serve'
 //	version  print the version of pqkem and the Go it was built with
 //	help     show help for pqkem or for one command

@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"net"
-	"time"
+	"strings"
+	"sync/atomic"
 
 	"github.com/pqkem/pqkem/internal/cli"
+	"github.com/pqkem/pqkem/internal/proxyproto"
+	"github.com/pqkem/pqkem/internal/sockets"
+	"github.com/pqkem/pqkem/internal/tunnel"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 	"github.com/pqkem/pqkem/noise"
@@ -16,95 +21,335 @@ import (
 
 var cmdServe = &cli.Command{
 	Name:    "serve",
-	Summary: "accept PQNoise connections and forward each to a TCP service",
-	Args:    "-key FILE -listen ADDR -to HOST:PORT [-allow FILE] [flags]",
+	Summary: "accept PQNoise connections and forward each to a TCP or Unix service",
+	Args:    "-key FILE -listen ADDR -to ADDR [-allow FILE] [flags]",
 	Doc: `
 Serve is the server side of a tunnel, as stunnel and ghostunnel are for
 TLS: it listens on -listen for PQNoise connections, runs the handshake
-with the static key -key, and forwards each connection to the TCP
-service at -to (connecting to it once the handshake has succeeded), the
-bytes unchanged both ways. Clients connect with 'pqkem connect', given
-the server's public key ('pqkem pub -in server.pem').
+with the static key -key, and forwards each connection to the service at
+-to, the bytes unchanged both ways. Clients connect with 'pqkem connect',
+given the server's public key ('pqkem pub -in server.pem'). -listen is
+HOST:PORT, unix:PATH, fd:N (an inherited listening socket) or systemd
+(socket activation, LISTEN_FDS); -to is HOST:PORT or unix:PATH. Both are
+checked at the start, and a -to that is -listen itself is refused.
 
 Without -allow, any client that knows the server's public key may
 connect (pqNK: the server is authenticated, the client is not). With
--allow FILE, a file of one or more client public keys (PEM blocks, one
-after the other, as 'pqkem pub' writes them, of the server key's
-scheme), the tunnel is mutually authenticated (pqIK): a client must
-prove it holds the private key of one of them ('pqkem connect -key'),
-and any other is refused with "client key not allowed" and its key's
-fingerprint in the log. A client that cannot connect to -to is logged,
-and its connection closed.` + tunnelHelp,
+-allow FILE, a file of one or more client public keys (PEM blocks, as
+'pqkem pub' writes them, of the server key's scheme), the tunnel is
+mutually authenticated (pqIK): a client must prove it holds the private
+key of one of them ('pqkem connect -key'); any other is refused, with
+its key's fingerprint in the log.
+
+Serve connects to -to only once the client has proven that it completed
+the handshake (its first message after the handshake, which 'pqkem
+connect' sends at once), so a replayed handshake message opens no
+connection to the service, and services that speak first (SSH, SMTP)
+work. With -proxy-protocol, each connection to -to starts with a PROXY
+protocol v2 header: the client's address and, in pqIK, the SHA-256
+fingerprint of its key (the 16 bytes 'pqkem inspect' shows) in a TLV of
+type 0xE0.
+
+Connections in their handshake have a pool of their own, apart from the
+-max forwarded ones: at most -max-handshakes at once, -max-per-source of
+them from one address (an IPv4 address or an IPv6 /64); a new one takes
+the place of the oldest that has sent nothing yet, or else of the
+oldest, so idle sockets cannot lock clients out. An address whose
+handshakes fail more than -rate times a second (after a burst of
+-burst) has its new connections reset at once until it is under -rate
+again; handshakes that succeed do not count, so a client is never
+limited, but random bytes, replays and idle sockets are.
+
+On SIGHUP, serve reads -key and -allow again: new connections use them,
+open ones go on. If a file does not parse, or the keys do not match,
+the old ones stay, and the log says why. With -status ADDR (a loopback
+HOST:PORT or unix:PATH), GET /healthz answers "ok" and GET /metrics
+gives the counters in the Prometheus text format.` + tunnelHelp,
 	Example: `
 pqkem serve -key server.pem -listen :9443 -to 127.0.0.1:8080
 pqkem keygen -alg ML-KEM-768 -out server.pem && pqkem pub -in server.pem -out server.pub
 pqkem serve -key server.pem -listen :9443 -to 127.0.0.1:22 -allow clients.pub -cipher ChaChaPoly
-pqkem serve -key frodo.pem -listen 192.0.2.7:9443 -to 127.0.0.1:5432 -max 64 -idle 1h -quiet`,
+pqkem serve -key server.pem -listen systemd -to unix:/run/app.sock -proxy-protocol -status 127.0.0.1:9100 -quiet`,
 	New: func() cli.Runner { return new(serveCmd) },
 }
 
 // serveCmd is one run of pqkem serve.
 type serveCmd struct {
-	tunnelFlags
+	tunnelConfig
 	key, listen, to, allow string
+	maxHandshakes          int
+	perSource              int
+	rate                   float64
+	burst                  int
+	proxyProtocol          bool
+
+	listenAddr, toAddr sockets.Addr
+	keys               atomic.Pointer[serveKeys] // the keys new connections use
 }
 
 func (c *serveCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.key, "key", "", "the server's private key `FILE` (its scheme is the KEM); required")
-	fs.StringVar(&c.listen, "listen", "", "the TCP `address` to accept PQNoise connections on, such as :9443; required")
-	fs.StringVar(&c.to, "to", "", "the TCP service, `HOST:PORT`, to forward each connection to; required")
+	fs.StringVar(&c.listen, "listen", "", "the `address` to accept PQNoise connections on: HOST:PORT, unix:PATH, fd:N or systemd; required")
+	fs.StringVar(&c.to, "to", "", "the service to forward each connection to, an `address`: HOST:PORT or unix:PATH; required")
 	fs.StringVar(&c.allow, "allow", "", "serve only the clients whose public keys are in `FILE` (PEM blocks), with pqIK")
+	fs.IntVar(&c.maxHandshakes, "max-handshakes", defaultMaxHandshakes, "the most connections in their handshake at once")
+	fs.IntVar(&c.perSource, "max-per-source", defaultPerSource, "the most connections in their handshake from one address; 0 means no limit")
+	fs.Float64Var(&c.rate, "rate", defaultRate, "the failed handshakes a second one address may have before its connections are reset; 0 means no limit")
+	fs.IntVar(&c.burst, "burst", defaultBurst, "the failed handshakes one address may have at once, beyond -rate")
+	fs.BoolVar(&c.proxyProtocol, "proxy-protocol", false, "send a PROXY protocol v2 header to -to first, with the client's address (and key, in pqIK)")
+	fs.StringVar(&c.status, "status", "", "serve /healthz and /metrics on this `address` (loopback HOST:PORT or unix:PATH)")
 	c.addFlags(fs)
+}
+
+// serveKeys are the keys of the server and the Noise configuration built
+// from them, which SIGHUP replaces.
+type serveKeys struct {
+	static  kem.DecapsulationKey
+	allowed []kem.EncapsulationKey
+	config  *noise.Config
+}
+
+func (c *serveCmd) check() error {
+	if err := required("key", c.key, "listen", c.listen, "to", c.to); err != nil {
+		return err
+	}
+	if err := c.tunnelConfig.check(); err != nil {
+		return err
+	}
+	switch {
+	case c.maxHandshakes < 1:
+		return cli.Usagef("-max-handshakes must be at least 1, got %d", c.maxHandshakes)
+	case c.perSource < 0:
+		return cli.Usagef("-max-per-source must not be negative, got %d", c.perSource)
+	case c.rate < 0:
+		return cli.Usagef("-rate must not be negative, got %v", c.rate)
+	case c.burst < 1:
+		return cli.Usagef("-burst must be at least 1, got %d", c.burst)
+	}
+	var err error
+	if c.listenAddr, err = parseListenAddr(c.listen); err != nil {
+		return err
+	}
+	if c.toAddr, err = parseDialAddr("to", c.to); err != nil {
+		return err
+	}
+	if c.status != "" {
+		_, err = checkStatus(c.status)
+	}
+	return err
 }
 
 func (c *serveCmd) Run(out *cli.Output, args []string) error {
 	if err := cli.NoArgs(args); err != nil {
 		return err
 	}
-	if err := required("key", c.key, "listen", c.listen, "to", c.to); err != nil {
-		return err
-	}
 	if err := c.check(); err != nil {
 		return err
 	}
-	dk, err := readTunnelPrivateKey("-key", c.key)
+	// SIGHUP reloads from now on: before the log says it listens.
+	reloads, stopReloads := notifyReload()
+	defer stopReloads()
+	keys, err := c.loadKeys()
 	if err != nil {
 		return err
 	}
+	c.keys.Store(keys)
+	ln, err := listen(c.listenAddr, c.toAddr)
+	if err != nil {
+		return err
+	}
+	lg := newTunnelLog(out.Stderr, "serve", c.quiet, true)
+	defer lg.Close()
+	metrics := tunnel.NewMetrics()
+	stopStatus, err := startStatus(c.status, metrics, lg)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopStatus()
+	p := &tunnel.Proxy{
+		Limits: tunnel.Limits{
+			MaxConns:      c.max,
+			MaxHandshakes: c.maxHandshakes,
+			MaxPerSource:  c.perSource,
+			Rate:          c.rate,
+			Burst:         c.burst,
+			Timeout:       c.timeout,
+			Idle:          c.idle,
+			BufferSize:    noise.MaxPlaintextSize,
+		},
+		WaitFirstBytes: true,
+		Names:          [2]string{"client", "service"},
+		Handshake:      c.handshake,
+		Dial:           c.dial,
+		Describe:       c.describe,
+		Cause:          forwardCause,
+		Log:            lg,
+		Metrics:        metrics,
+	}
+	lg.Printf("listening on %v, forwarding to %v, %v, server key %s, serving %s, at most %d connections at once",
+		ln.Addr(), c.toAddr, keys.config.Protocol, keyfile.Fingerprint(keys.static.EncapsulationKey()), c.clients(keys), c.max)
+	return runProxy(lg, ln, p, c.grace, reloads, func() { c.reload(lg) })
+}
+
+// clients words who may connect, for the log.
+func (c *serveCmd) clients(keys *serveKeys) string {
+	if c.allow == "" {
+		return "any client that knows its public key"
+	}
+	return fmt.Sprintf("only the clients whose keys are in %s (%d keys)", displayName(c.allow), len(keys.allowed))
+}
+
+// loadKeys reads -key and -allow, and checks them together.
+func (c *serveCmd) loadKeys() (*serveKeys, error) {
+	dk, err := readTunnelPrivateKey("-key", c.key)
+	if err != nil {
+		return nil, err
+	}
 	s := dk.Scheme()
+	k := &serveKeys{static: dk}
 	cfg := &noise.Config{Protocol: c.protocol(c.allow != "", s), StaticKey: dk, HandshakeTimeout: c.timeout}
-	var allowed []kem.EncapsulationKey
 	if c.allow != "" {
-		if allowed, err = readAllowedKeys(c.allow); err != nil {
-			return err
+		if k.allowed, err = readAllowedKeys(c.allow); err != nil {
+			return nil, err
 		}
-		for i, k := range allowed {
-			if k.Scheme().Name() != s.Name() {
-				return fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, k.Scheme().Name(), s.Name())
+		for i, ak := range k.allowed {
+			if ak.Scheme().Name() != s.Name() {
+				return nil, fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, ak.Scheme().Name(), s.Name())
 			}
 		}
-		cfg.VerifyPeerStaticKey = allowKeys(allowed)
+		cfg.VerifyPeerStaticKey = allowKeys(k.allowed)
 	}
-	ln, err := noise.Listen("tcp", c.listen, cfg)
+	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: cfg.Protocol, StaticKey: dk}); err != nil {
+		return nil, fmt.Errorf("-key %s: %w", displayName(c.key), err)
+	}
+	// Precomputed once here, not by the first handshakes at once.
+	if p, ok := dk.(kem.Precomputer); ok {
+		p.Precompute()
+	}
+	k.config = cfg
+	return k, nil
+}
+
+// reload reads -key and -allow again, for SIGHUP, and uses them for the
+// connections from now on if they are good.
+func (c *serveCmd) reload(lg *tunnel.Log) {
+	keys, err := c.loadKeys()
 	if err != nil {
-		var ne *net.OpError
-		if errors.As(err, &ne) {
-			return fmt.Errorf("-listen: %w", err)
+		lg.Printf("SIGHUP: keeping the keys in use: %v", err)
+		return
+	}
+	c.keys.Store(keys)
+	lg.Printf("SIGHUP: reloaded: server key %s, serving %s%s", keyfile.Fingerprint(keys.static.EncapsulationKey()), c.clients(keys), allowedFingerprints(keys.allowed))
+}
+
+// allowedFingerprints lists the fingerprints of the allowed keys, for the
+// reload's log line: all of them up to 8, else the count.
+func allowedFingerprints(keys []kem.EncapsulationKey) string {
+	if len(keys) == 0 || len(keys) > 8 {
+		return ""
+	}
+	fps := make([]string, len(keys))
+	for i, k := range keys {
+		fps[i] = keyfile.Fingerprint(k)
+	}
+	return ": " + strings.Join(fps, ", ")
+}
+
+// handshake runs the server's side of the handshake on c.Front with the
+// keys in use now. It ends once the client has proven that it completed
+// the handshake (package noise's server reads the client's confirmation
+// as the handshake's last step).
+func (c *serveCmd) handshake(ctx context.Context, tc *tunnel.Conn) error {
+	keys := c.keys.Load()
+	conn := noise.Server(tc.Front, keys.config)
+	tc.Front = conn
+	if err := conn.HandshakeContext(ctx); err != nil {
+		return err
+	}
+	if k := conn.ConnectionState().PeerStaticKey; k != nil {
+		fp := keyfile.Fingerprint(k)
+		tc.Who += " (client key " + fp + ")"
+		tc.Value = fp
+	}
+	return nil
+}
+
+// dial connects to -to for a client whose handshake is complete, and
+// sends the PROXY header first if asked.
+func (c *serveCmd) dial(ctx context.Context, tc *tunnel.Conn) error {
+	back, err := sockets.Dial(ctx, c.toAddr)
+	if err != nil {
+		return fmt.Errorf("cannot connect to -to %v: %v", c.toAddr, strings.TrimPrefix(err.Error(), "sockets: "))
+	}
+	if c.proxyProtocol {
+		var tlvs []proxyproto.TLV
+		if fp, ok := tc.Value.(string); ok {
+			tlvs = append(tlvs, proxyproto.TLV{Type: proxyTLVClientKey, Value: fingerprintBytes(fp)})
 		}
-		return fmt.Errorf("-key %s: %w", displayName(c.key), err)
+		hdr, err := proxyproto.AppendHeader(nil, tc.Accepted.RemoteAddr(), tc.Accepted.LocalAddr(), tlvs...)
+		if err == nil {
+			_, err = back.Write(hdr)
+		}
+		if err != nil {
+			tunnel.Reset(back)
+			return fmt.Errorf("sending the PROXY header to -to %v: %v", c.toAddr, err)
+		}
 	}
-	lg := newTunnelLog(out.Stderr, "serve", c.quiet)
-	clients := "any client that knows its public key"
-	if c.allow != "" {
-		clients = fmt.Sprintf("only the clients whose keys are in %s (%d keys)", displayName(c.allow), len(allowed))
+	tc.Back = back
+	return nil
+}
+
+// proxyTLVClientKey is the type of the PROXY protocol TLV that carries
+// the client key's fingerprint: the first of the custom range.
+const proxyTLVClientKey = proxyproto.TypeMinCustom
+
+// fingerprintBytes returns the 16 bytes of a fingerprint, "SHA256:" and
+// their hex.
+func fingerprintBytes(fp string) []byte {
+	b, _ := hex.DecodeString(strings.TrimPrefix(fp, "SHA256:"))
+	return b
+}
+
+// describe words a failed handshake for the log, with its cause.
+func (c *serveCmd) describe(err error) (cause, text string) {
+	p := c.keys.Load().config.Protocol
+	if re, ok := errors.AsType[*refusedKeyError](err); ok {
+		return "refused", re.Error()
 	}
-	lg.printf("listening on %v, forwarding to %s, %v, server key %s, serving %s, at most %d connections at once",
-		ln.Addr(), c.to, cfg.Protocol, keyfile.Fingerprint(dk.EncapsulationKey()), clients, c.max)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	return runTunnelListener(lg, ln, &c.tunnelFlags, func(conn net.Conn) {
-		c.serveConn(ctx, lg, conn.(*noise.Conn))
-	}, cancel)
+	if errors.Is(err, tunnel.ErrNoHandshake) {
+		return "no-handshake", err.Error()
+	}
+	if errors.Is(err, noise.ErrAuthentication) {
+		return "authentication", fmt.Sprintf("handshake failed: %v: the client's -pub may not be this server's key, or it runs another -cipher or -hash", err)
+	}
+	if se, ok := errors.AsType[*noise.MessageSizeError](err); ok {
+		return "protocol", "handshake failed: " + se.Error() + sizeHint(se, p, c.allow != "")
+	}
+	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return "timeout", "handshake failed: " + err.Error()
+	}
+	if isClosedDuringHandshake(err) {
+		return "closed", "handshake failed: " + err.Error()
+	}
+	return "failed", "handshake failed: " + err.Error()
+}
+
+// sizeHint says what a first message of the size of the other pattern's
+// means: the client has a -key and the server no -allow, or the other way
+// round. The sizes are public.
+func sizeHint(se *noise.MessageSizeError, p noise.Protocol, mutual bool) string {
+	other := p
+	other.Pattern = noise.PQIK
+	hint := "; the client sent a pqIK handshake (it has a -key), but this server has no -allow list"
+	if mutual {
+		other.Pattern = noise.PQNK
+		hint = "; the client sent a pqNK handshake (it has no -key), but this server wants a client key of its -allow list"
+	}
+	if sizes := other.MessageSizes(); se.Message == 0 && len(sizes) > 0 && se.Got == sizes[0] {
+		return hint
+	}
+	return ""
 }
 
 // refusedKeyError is the error of [allowKeys] for a key it refuses.
@@ -126,59 +371,4 @@ func allowKeys(keys []kem.EncapsulationKey) func(kem.EncapsulationKey) error {
 		}
 		return nil
 	}
-}
-
-// serveConn runs the handshake with one client and forwards its
-// connection to -to.
-func (c *serveCmd) serveConn(ctx context.Context, lg *tunnelLog, conn *noise.Conn) {
-	remote := conn.RemoteAddr()
-	if err := conn.HandshakeContext(ctx); err != nil {
-		lg.printf("%v: %s", remote, serveHandshakeError(err, c.allow != "", conn.ConnectionState().Protocol))
-		return
-	}
-	who := remote.String()
-	if k := conn.ConnectionState().PeerStaticKey; k != nil {
-		who += " (client key " + keyfile.Fingerprint(k) + ")"
-	}
-	backend, err := dialTimeout(ctx, c.to, c.timeout)
-	if err != nil {
-		lg.printf("%s: cannot connect to -to %s: %v; connection closed", who, c.to, err)
-		return
-	}
-	lg.infof("%s: connected to %v", who, backend.RemoteAddr())
-	start := time.Now()
-	in, back, err := forward(conn, backend, c.idle)
-	end := forwardEnd(start, in, back, err, "client", "service")
-	if err != nil && !errors.Is(err, net.ErrClosed) {
-		lg.printf("%s: %s", who, end)
-	} else {
-		lg.infof("%s: %s", who, end)
-	}
-}
-
-// serveHandshakeError words a failed handshake of protocol p for the
-// server's log; mutual says whether the server has -allow.
-func serveHandshakeError(err error, mutual bool, p noise.Protocol) string {
-	if re, ok := errors.AsType[*refusedKeyError](err); ok {
-		return "refused: " + re.Error()
-	}
-	if errors.Is(err, noise.ErrAuthentication) {
-		return fmt.Sprintf("handshake failed: %v: the client's -pub may not be this server's key, or it runs another -cipher or -hash", err)
-	}
-	// A first message of the size of the other pattern's: the client has
-	// a -key and the server no -allow, or the other way round. The sizes
-	// are public.
-	other := p
-	other.Pattern = noise.PQIK
-	hint := "; the client sent a pqIK handshake (it has a -key), but this server has no -allow list"
-	if mutual {
-		other.Pattern = noise.PQNK
-		hint = "; the client sent a pqNK handshake (it has no -key), but this server wants a client key of its -allow list"
-	}
-	if se, ok := errors.AsType[*noise.MessageSizeError](err); ok && se.Message == 0 {
-		if otherSizes := other.MessageSizes(); len(otherSizes) > 0 && se.Got == otherSizes[0] {
-			return fmt.Sprintf("handshake failed: %v%s", err, hint)
-		}
-	}
-	return fmt.Sprintf("handshake failed: %v", err)
 }

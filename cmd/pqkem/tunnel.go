@@ -2,32 +2,31 @@ package main
 
 import (
 	"bytes"
-	"context"
+	"encoding/pem"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
+	"github.com/pqkem/pqkem/internal/tunnel"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
 	"github.com/pqkem/pqkem/noise"
 )
 
 // What pqkem serve and pqkem connect share: the flags that choose the
-// protocol and bound the connections, the key files, the forwarding of a
-// connection both ways, the log, and the listener that stops gracefully.
+// protocol and bound the connections, the key files, the wording of
+// failures, and the run of a listener that stops gracefully. The
+// forwarding itself is package internal/tunnel's.
 
 // tunnelHelp is the part of both commands' help about the protocol, the
-// bounds and the log.
+// ends of a stream, the bounds and the log.
 const tunnelHelp = `
 
 The protocol is PQNoise (package github.com/pqkem/pqkem/noise): pqNK, in
@@ -37,67 +36,78 @@ sent encrypted in its first message, and the server accepts only the
 client keys it lists. The KEM is the scheme of the server's key (see
 'pqkem list'; eFrodoKEM is refused: its keys are not safe as long-term
 keys; DHKEM-X25519-HKDF-SHA256 runs, as the classical baseline, but is
-not post-quantum); the cipher and hash default to AESGCM and SHA256, and both sides
-must use the same -cipher and -hash. The protocol name, such as
-Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed when the command starts.
+not post-quantum); the cipher and hash default to AESGCM and SHA256,
+and both sides must use the same -cipher and -hash. The protocol name,
+such as Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed at the start.
 
-The connections are served concurrently, at most -max at once: while
--max are open, further connections wait in the listening socket's queue
-until one ends (the kernel may drop or refuse them when the queue is
-full). Each handshake must complete within -timeout, which also bounds
-connecting to -to; a peer that sends something else than the handshake,
-or stalls, is dropped without affecting the other connections. With
--idle, a forwarded connection on which nothing has been read or written
-for that long is closed; by default there is no idle limit. Each
-direction of a forwarded connection ends with a half-close, so that a
-request and its response both get through.
+Each direction of a forwarded connection ends cleanly only when its
+source ended cleanly: a TCP or Unix half-close, or PQNoise's
+authenticated end marker; the end is passed on (a half-close, or the end
+marker), so that a request and its response both get through. Any
+failure (a message that fails authentication, a PQNoise stream that
+ends without its end marker, a reset, -idle, a cut at shutdown) ends
+both sides with a failure: a TCP connection is reset (RST, never a FIN)
+and a PQNoise one ends without its end marker, so that neither peer can
+take it for a complete stream. (A Unix socket cannot be reset: its peer
+sees an end.)
+
+A handshake must complete within -timeout, which also bounds the wait
+for a place among the -max forwarded connections and connecting to -to.
+With -idle, a forwarded connection on which nothing has been read or
+written for that long is ended, as a failure.
 
 On SIGINT or SIGTERM the command stops accepting connections, lets those
-open finish for -grace, then closes them, and exits with status 0; a
-second signal closes them at once, and a third ends the command at once
-(exit status 130 or 143).
+open finish for -grace, then cuts them (a failure, reset), and exits
+with status 0; a second signal cuts them at once, and a third ends the
+command at once (exit status 130 or 143).
 
 Standard error has one line per event, with the UTC time and the remote
-address: the start (listening address, protocol, key fingerprints), each
-connection opened (with the client key's fingerprint in pqIK) and closed
-(with its duration and the bytes each way), each failure (a handshake
-that fails or times out, a refused client key, an unreachable -to) and
-the stop. -quiet leaves out the lines of connections that succeed.
-Connect without -listen logs only its start (the server, the protocol,
-the key fingerprints), which -quiet leaves out, and the error that ends
-it, if any. No key material and no forwarded data are logged: a
-fingerprint is the first 16 bytes of the SHA-256 of a public key, in
-hex.`
+address: the start (listening address, protocol, key fingerprints),
+each connection opened (with the client key's fingerprint in pqIK) and
+closed (its duration and the bytes each way), each failure, and the
+stop. -quiet leaves out the lines of connections that succeed; failures
+are always logged, but at most the first of each cause in a minute in
+full, then one line a minute with the count of each cause. No key
+material and no forwarded data are logged: a fingerprint is the first
+16 bytes of the SHA-256 of a public key, in hex.`
 
-// tunnelFlags are the flags pqkem serve and pqkem connect share.
-type tunnelFlags struct {
-	cipher, hash  string
-	timeout, idle time.Duration
-	grace         time.Duration
-	max           int
-	quiet         bool
-	noiseCipher   noise.Cipher
-	noiseHash     noise.Hash
+// tunnelConfig is the configuration both commands parse their shared
+// flags into.
+type tunnelConfig struct {
+	cipher, hash string // as given; check parses them
+	timeout      time.Duration
+	idle         time.Duration
+	grace        time.Duration
+	max          int
+	quiet        bool
+	status       string
+
+	noiseCipher noise.Cipher
+	noiseHash   noise.Hash
 }
 
 // The defaults of the bounds.
 const (
-	defaultMaxConns = 256
-	defaultGrace    = 5 * time.Second
+	defaultMaxConns      = 256
+	defaultMaxHandshakes = 1024
+	defaultPerSource     = 16
+	defaultRate          = 5 // failed handshakes a second an address
+	defaultBurst         = 10
+	defaultGrace         = 5 * time.Second
 )
 
-func (f *tunnelFlags) addFlags(fs *flag.FlagSet) {
+func (f *tunnelConfig) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers())+" (the same on both sides)")
 	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes())+" (the same on both sides)")
-	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "the longest a whole handshake, or connecting to -to, may take")
-	fs.DurationVar(&f.idle, "idle", 0, "close a forwarded connection after this `duration` without traffic either way; 0 means no limit")
-	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are closed")
-	fs.IntVar(&f.max, "max", defaultMaxConns, "the most connections served at once; more wait in the listening queue")
-	fs.BoolVar(&f.quiet, "quiet", false, "log only failures and a listener's start and stop, not each connection that succeeds (connect without -listen: only failures)")
+	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "the longest a handshake, the wait for a place among -max, or connecting to -to may take")
+	fs.DurationVar(&f.idle, "idle", 0, "end a forwarded connection after this `duration` without traffic either way; 0 means no limit")
+	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are cut")
+	fs.IntVar(&f.max, "max", defaultMaxConns, "the most connections forwarded at once")
+	fs.BoolVar(&f.quiet, "quiet", false, "log only failures (rate-limited) and a listener's start and stop, not each connection that succeeds")
 }
 
 // check checks the shared flags and parses -cipher and -hash.
-func (f *tunnelFlags) check() error {
+func (f *tunnelConfig) check() error {
 	var err error
 	// "-cipher: unknown cipher ...", not "-cipher: noise: unknown ...".
 	if f.noiseCipher, err = noise.ParseCipher(f.cipher); err != nil {
@@ -131,7 +141,7 @@ func noiseNames[T fmt.Stringer](values []T) string {
 // protocol returns the protocol of a tunnel with the flags' cipher and
 // hash and KEM s: pqIK if the client has a static key (mutual), else
 // pqNK.
-func (f *tunnelFlags) protocol(mutual bool, s kem.Scheme) noise.Protocol {
+func (f *tunnelConfig) protocol(mutual bool, s kem.Scheme) noise.Protocol {
 	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: f.noiseCipher, Hash: f.noiseHash}
 	if mutual {
 		p.Pattern = noise.PQIK
@@ -142,239 +152,165 @@ func (f *tunnelFlags) protocol(mutual bool, s kem.Scheme) noise.Protocol {
 // readTunnelPrivateKey reads the static key in the file name, which the
 // flag flagName names.
 func readTunnelPrivateKey(flagName, name string) (kem.DecapsulationKey, error) {
-	k := &keyFlags{inform: ptr("auto"), alg: ptr("")}
-	priv, err := k.readPrivateKey(name)
+	data, err := readInput(name, maxPrivateKeyFile, "private key files")
 	if err != nil {
-		return nil, tunnelKeyError(flagName, err)
+		return nil, fmt.Errorf("%s %w", flagName, err)
+	}
+	priv, err := keyfile.DecodePrivateKey(data, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flagName, displayName(name), err)
 	}
 	return priv.Key, nil
 }
 
 // readTunnelPublicKey reads the public key in the file name.
 func readTunnelPublicKey(flagName, name string) (kem.EncapsulationKey, error) {
-	k := &keyFlags{inform: ptr("auto"), alg: ptr("")}
-	pub, err := k.readPublicKey(name)
+	data, err := readInput(name, maxPublicKeyFile, "public key files and certificates")
 	if err != nil {
-		return nil, tunnelKeyError(flagName, err)
+		return nil, fmt.Errorf("%s %w", flagName, err)
+	}
+	pub, err := keyfile.DecodePublicKey(data, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", flagName, displayName(name), err)
 	}
 	return pub.Key, nil
-}
-
-func ptr[T any](v T) *T { return &v }
-
-// tunnelKeyError words an error reading the key file of a flag.
-func tunnelKeyError(flagName string, err error) error {
-	return fmt.Errorf("%s %w", flagName, err)
 }
 
 // maxAllowFile is the largest -allow file: thousands of keys.
 const maxAllowFile = 16 << 20
 
 // readAllowedKeys reads the public keys of the PEM blocks in the file
-// name, each as a public key file would hold it; text between the blocks
-// is ignored. It needs at least one.
+// name, each decoded as a public key file; text between the blocks is
+// ignored. It needs at least one.
 func readAllowedKeys(name string) ([]kem.EncapsulationKey, error) {
 	data, err := readInput(name, maxAllowFile, "-allow files")
 	if err != nil {
 		return nil, fmt.Errorf("-allow %w", err)
 	}
 	var keys []kem.EncapsulationKey
-	for i := 1; ; i++ {
-		start := bytes.Index(data, []byte("-----BEGIN "))
-		if start < 0 {
+	for rest := data; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			if bytes.Contains(rest, []byte("-----BEGIN ")) {
+				return nil, fmt.Errorf("-allow %s: key %d: malformed PEM block", displayName(name), len(keys)+1)
+			}
 			break
 		}
-		end := bytes.Index(data[start:], []byte("-----END "))
-		if end < 0 {
-			return nil, fmt.Errorf("-allow %s: key %d: a PEM block without its END line", displayName(name), i)
-		}
-		end += start
-		if eol := bytes.IndexByte(data[end:], '\n'); eol >= 0 {
-			end += eol + 1
-		} else {
-			end = len(data)
-		}
-		pub, err := keyfile.DecodePublicKey(data[start:end], nil)
+		pub, err := keyfile.DecodePublicKey(pem.EncodeToMemory(block), nil)
 		if err != nil {
-			return nil, fmt.Errorf("-allow %s: key %d: %w", displayName(name), i, err)
+			return nil, fmt.Errorf("-allow %s: key %d: %w", displayName(name), len(keys)+1, err)
 		}
 		keys = append(keys, pub.Key)
-		data = data[end:]
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("-allow %s: no PEM public key in it, want one or more client public keys", displayName(name))
+		return nil, fmt.Errorf("-allow %s: no PEM public key in it, want one or more", displayName(name))
 	}
 	return keys, nil
 }
 
-// tunnelLog writes the log lines of a tunnel to standard error, one line
-// an event, with the UTC time.
-type tunnelLog struct {
-	l     *log.Logger
-	quiet bool
-}
+// failureLogInterval is the interval of the failures' summary in the
+// log of a listener. Tests shorten it.
+var failureLogInterval = time.Minute
 
-func newTunnelLog(w io.Writer, command string, quiet bool) *tunnelLog {
-	return &tunnelLog{log.New(w, "pqkem "+command+": ", log.LstdFlags|log.LUTC|log.Lmsgprefix), quiet}
-}
-
-// printf logs an event that is always logged: the start, the stop, a
-// failure.
-func (t *tunnelLog) printf(format string, args ...any) { t.l.Printf(format, args...) }
-
-// infof logs an event of a connection that succeeds, unless -quiet.
-func (t *tunnelLog) infof(format string, args ...any) {
-	if !t.quiet {
-		t.l.Printf(format, args...)
+// newTunnelLog returns the log of a tunnel command: with a summary of
+// the failures if it listens (see tunnelHelp).
+func newTunnelLog(w io.Writer, command string, quiet, listens bool) *tunnel.Log {
+	interval := time.Duration(0)
+	if listens {
+		interval = failureLogInterval
 	}
+	return tunnel.NewLog(w, "pqkem "+command+": ", quiet, interval)
 }
 
-// runTunnelListener serves the connections of ln with handle, at most
-// f.max at once, until Accept fails or a signal stops it (see the
-// command's doc); stop is called when the connections left must end.
-// It returns nil after a signal.
-func runTunnelListener(lg *tunnelLog, ln net.Listener, f *tunnelFlags, handle func(net.Conn), stop func()) error {
+// runProxy serves the connections of ln with p until Accept fails or a
+// signal stops it (see the commands' help); reload, if not nil, is
+// called on each signal of reloads. It returns nil after a stop signal.
+func runProxy(lg *tunnel.Log, ln net.Listener, p *tunnel.Proxy, grace time.Duration, reloads <-chan os.Signal, reload func()) error {
 	signals, release := notifyStop()
 	defer release()
-	pool := newConnPool(f.max)
-	accepting := pool.start(ln, handle)
-	finished := make(chan struct{})
+	if listenHook != nil {
+		listenHook(ln.Addr())
+	}
+	accepting := p.Start(ln)
 	var err error
 	var sig os.Signal
-	select {
-	case err = <-accepting:
-		err = fmt.Errorf("accepting connections on %v: %w", ln.Addr(), err)
-		pool.stopAccepting()
-	case sig = <-signals:
-		pool.stopAccepting()
-		lg.printf("%v: stopping: no new connections, %d open may finish within %v", sig, pool.active(), f.grace)
+wait:
+	for {
+		select {
+		case err = <-accepting:
+			err = fmt.Errorf("accepting connections on %v: %w", ln.Addr(), err)
+			p.StopAccepting()
+			break wait
+		case sig = <-signals:
+			p.StopAccepting()
+			lg.Printf("%v: stopping: no new connections, %d open may finish within %v", sig, p.Open(), grace)
+			break wait
+		case <-reloads:
+			reload()
+		}
 	}
+	finished := make(chan struct{})
 	go func() {
-		pool.wait()
+		p.Wait()
 		close(finished)
 	}()
 	if sig != nil {
-		grace := time.NewTimer(f.grace)
-		defer grace.Stop()
-		select {
-		case <-finished:
-		case <-grace.C:
-			lg.printf("closing the %d connections still open after %v", pool.active(), f.grace)
-		case sig = <-signals:
-			lg.printf("%v: closing the %d connections still open", sig, pool.active())
+		timer := time.NewTimer(grace)
+		defer timer.Stop()
+	grace:
+		for {
+			select {
+			case <-finished:
+				break grace
+			case <-timer.C:
+				lg.Printf("cutting the %d connections still open after %v", p.Open(), grace)
+				break grace
+			case sig = <-signals:
+				lg.Printf("%v: cutting the %d connections still open", sig, p.Open())
+				break grace
+			case <-reloads:
+				reload()
+			}
 		}
 	}
-	stop()
-	pool.closeAll()
+	p.Cut()
 	<-finished
+	lg.Close()
 	if err == nil {
-		lg.printf("stopped")
+		lg.Printf("stopped")
 	}
 	return err
 }
 
-// halfCloser is a connection whose writing side can be shut down alone:
-// *net.TCPConn and *noise.Conn.
-type halfCloser interface {
-	net.Conn
-	CloseWrite() error
-}
-
-// forwardBufferSize is the size of the buffers of forward: one transport
-// message of Noise's largest plaintext.
-const forwardBufferSize = noise.MaxPlaintextSize
-
-// forward copies a to b and b to a until both directions have ended, each
-// with a half-close of its destination once its source has sent
-// everything, or until one fails, which closes both. With idle > 0, a
-// connection on which nothing is read or written for idle is closed. It
-// returns the bytes copied each way and the first error, and closes
-// both connections.
-func forward(a, b halfCloser, idle time.Duration) (aToB, bToA int64, err error) {
-	var last atomic.Int64 // the last activity, in Unix nanoseconds
-	last.Store(time.Now().UnixNano())
-	ra, rb := withIdle(a, idle, &last), withIdle(b, idle, &last)
-	var once sync.Once
-	var first error
-	fail := func(err error) {
-		once.Do(func() {
-			first = err
-			a.Close()
-			b.Close()
-		})
+// failureCause returns the cause of a failure of a forwarded connection
+// or a handshake, one word for the metrics and the log's summary, and
+// what it means.
+func failureCause(err error) (cause, meaning string) {
+	switch {
+	case err == nil:
+		return "ok", ""
+	case errors.Is(err, tunnel.ErrIdle):
+		return "idle", "idle timeout"
+	case errors.Is(err, tunnel.ErrCut):
+		return "shutdown", "cut at shutdown"
+	case errors.Is(err, noise.ErrAuthentication):
+		return "tampered", "a message failed authentication (tampered, replayed or reordered)"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "truncated", "the stream ended without its end marker (truncated)"
+	case isReset(err):
+		return "reset", "connection reset"
 	}
-	copyHalf := func(dst halfCloser, w, r net.Conn, n *int64) {
-		buf := make([]byte, forwardBufferSize)
-		var err error
-		*n, err = io.CopyBuffer(struct{ io.Writer }{w}, struct{ io.Reader }{r}, buf)
-		if err == nil {
-			err = dst.CloseWrite()
-		}
-		if err != nil {
-			fail(err)
-		}
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() { copyHalf(b, rb, ra, &aToB) })
-	copyHalf(a, ra, rb, &bToA)
-	wg.Wait()
-	a.Close()
-	b.Close()
-	return aToB, bToA, first
-}
-
-// withIdle returns c with each Read and Write bounded by idle, and
-// retried while the other direction has been active within idle; with
-// idle 0, c itself.
-func withIdle(c net.Conn, idle time.Duration, last *atomic.Int64) net.Conn {
-	if idle <= 0 {
-		return c
-	}
-	return &idleConn{c, idle, last}
-}
-
-type idleConn struct {
-	net.Conn
-	idle time.Duration
-	last *atomic.Int64
-}
-
-var errIdle = errors.New("idle timeout")
-
-func (c *idleConn) Read(b []byte) (int, error) {
-	for {
-		c.Conn.SetReadDeadline(time.Now().Add(c.idle))
-		n, err := c.Conn.Read(b)
-		if n > 0 {
-			c.last.Store(time.Now().UnixNano())
-		}
-		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() && n == 0 {
-			if time.Since(time.Unix(0, c.last.Load())) < c.idle {
-				continue // the other direction is active
-			}
-			return 0, fmt.Errorf("%w: nothing either way for %v", errIdle, c.idle)
-		}
-		return n, err
-	}
-}
-
-func (c *idleConn) Write(b []byte) (int, error) {
-	c.Conn.SetWriteDeadline(time.Now().Add(c.idle))
-	n, err := c.Conn.Write(b)
-	c.last.Store(time.Now().UnixNano())
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
-		return n, fmt.Errorf("%w: the peer read nothing for %v", errIdle, c.idle)
+		return "timeout", "timeout"
 	}
-	return n, err
+	return "failed", ""
 }
 
-// forwardEnd words how a forwarded connection ended, for the log.
-func forwardEnd(start time.Time, in, out int64, err error, inName, outName string) string {
-	s := fmt.Sprintf("closed after %v, %d bytes from the %s, %d bytes from the %s", time.Since(start).Round(time.Millisecond), in, inName, out, outName)
-	if err != nil && !errors.Is(err, net.ErrClosed) {
-		s += ": " + err.Error()
-	}
-	return s
+// forwardCause is failureCause's cause alone, for tunnel.Proxy.
+func forwardCause(err error) string {
+	cause, _ := failureCause(err)
+	return cause
 }
 
 // isClosedDuringHandshake reports whether a handshake error is the peer
@@ -388,21 +324,4 @@ func isClosedDuringHandshake(err error) bool {
 // that the reset interrupted.
 func isReset(err error) bool {
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ENOTCONN)
-}
-
-// dialTimeout dials the TCP address addr within timeout, or until ctx ends.
-func dialTimeout(ctx context.Context, addr string, timeout time.Duration) (*net.TCPConn, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	tc, ok := c.(*net.TCPConn)
-	if !ok {
-		c.Close()
-		return nil, fmt.Errorf("%s: not a TCP connection", addr)
-	}
-	return tc, nil
 }

@@ -7,6 +7,7 @@
 package noisetest
 
 import (
+	"crypto/ecdh"
 	"fmt"
 	"io"
 
@@ -17,7 +18,8 @@ import (
 )
 
 // NewHandshakeState is [noise.NewHandshakeState] with every random draw
-// read from random, in token order: for each e token, the randomness of
+// read from random, in token order: for each e token, in a hybrid pattern
+// first the 32-byte X25519 private key, then the randomness of
 // the ephemeral key ([kemtest.KeySeedSize] bytes: the seed, 64 for
 // ML-KEM, d || z; for the single-use CCS 2016 Frodo key exchange, the 80
 // bytes of Alice0), given to [kemtest.GenerateKey]; for each ekem or
@@ -28,7 +30,8 @@ import (
 func NewHandshakeState(cfg *noise.HandshakeConfig, random io.Reader) (*noise.HandshakeState, error) {
 	f, err := derand.Lookup[func(*noise.HandshakeConfig,
 		func(kem.Scheme) (kem.DecapsulationKey, error),
-		func(kem.EncapsulationKey) ([]byte, []byte, error)) (*noise.HandshakeState, error)]("noise.NewHandshakeState")
+		func(kem.EncapsulationKey) ([]byte, []byte, error),
+		func() (*ecdh.PrivateKey, error)) (*noise.HandshakeState, error)]("noise.NewHandshakeState")
 	if err != nil {
 		return nil, fmt.Errorf("noisetest: %w", err)
 	}
@@ -46,5 +49,12 @@ func NewHandshakeState(cfg *noise.HandshakeConfig, random io.Reader) (*noise.Han
 		}
 		return kemtest.Encapsulate(ek, m)
 	}
-	return f(cfg, generateKey, encapsulate)
+	generateDH := func() (*ecdh.PrivateKey, error) {
+		b := make([]byte, 32)
+		if _, err := io.ReadFull(random, b); err != nil {
+			return nil, fmt.Errorf("noisetest: reading an ephemeral X25519 key: %w", err)
+		}
+		return ecdh.X25519().NewPrivateKey(b)
+	}
+	return f(cfg, generateKey, encapsulate, generateDH)
 }

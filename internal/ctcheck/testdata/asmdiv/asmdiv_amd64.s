@@ -1,0 +1,75 @@
+#include "textflag.h"
+
+TEXT ·vexClean(SB), NOSPLIT, $0-8
+	MOVQ         p+0(FP), SI
+	VPBROADCASTW 61943(SI), Y0
+	VPBROADCASTW 2(SI), Y1
+	VPMULHW      Y0, Y1, Y2
+	VPERMQ       $0xd8, Y2, Y3
+	VPSHUFB      Y3, Y0, Y4
+	VPBLENDW     $0xaa, Y4, Y1, Y5
+	VPMADDUBSW   Y5, Y0, Y6
+	VPSLLVD      Y6, Y1, Y7
+	VPCMPGTW     Y7, Y0, Y8
+	VPAND        Y8, Y6, Y9
+	VPANDN       Y9, Y5, Y10
+	VPMOVMSKB    Y10, AX
+	VEXTRACTI128 $1, Y10, X11
+	ANDNQ        AX, SI, BX
+	SHLXQ        BX, AX, CX
+	VMOVDQU      Y10, (SI)
+	VZEROUPPER
+	RET
+
+TEXT ·vexDivide(SB), NOSPLIT, $0-24
+	MOVQ         p+0(FP), SI
+	MOVQ         d+8(FP), CX
+	VPBROADCASTW 61943(SI), Y0
+	VPMULHW      Y0, Y0, Y1
+	VPERMQ       $0xd8, Y1, Y2
+	VMOVDQU      Y2, (SI)
+	VMOVQ        X2, AX
+	XORL         DX, DX
+	DIVQ         CX
+	VPSHUFB      Y2, Y1, Y3
+	VMOVDQU      Y3, 32(SI)
+	VZEROUPPER
+	MOVQ         AX, ret+16(FP)
+	RET
+
+TEXT ·evexClean(SB), NOSPLIT, $0-8
+	MOVQ        p+0(FP), SI
+	VMOVDQU64   (SI), Z0
+	VPBROADCASTQ 8(SI), Z1
+	VPROLQ      $1, Z0, Z2
+	VPTERNLOGQ  $0x96, Z0, Z1, Z2
+	VPTERNLOGQ  $0xd2, Y0, Y1, Y30
+	VPROLVQ     Z1, Z2, Z17
+	VPXORQ      Z17, Z2, K1, Z3
+	VPCMPEQB    Z3, Z0, K2
+	VPCOMPRESSW Z3, K2, Z4
+	VPERMB      Z4, Z0, Z5
+	VPMADD52LUQ Z5, Z1, Z6
+	VAESENC     Z6, Z5, Z7
+	KMOVQ       K2, AX
+	VMOVDQU64   Z7, (SI)
+	VZEROUPPER
+	RET
+
+TEXT ·evexDivide(SB), NOSPLIT, $0-24
+	MOVQ        p+0(FP), SI
+	MOVQ        d+8(FP), CX
+	VMOVDQU64   (SI), Z0
+	VPTERNLOGQ  $0x96, Z0, Z0, Z1
+	VPROLQ      $7, Z1, Z2
+	VDIVPS      Z1, Z2, K1, Z3
+	VPCOMPRESSW Z3, K1, Z4
+	VMOVQ       X4, AX
+	XORL        DX, DX
+	VPTERNLOGQ  $0x96, Z0, Z0, Z1
+	DIVQ        CX
+	VPTERNLOGQ  $0xd2, Y0, Y1, Y30
+	VMOVDQU64   Z4, (SI)
+	VZEROUPPER
+	MOVQ        AX, ret+16(FP)
+	RET
