@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pqkem/pqkem/internal/derand"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // The key exchange of Bos, Costello, Ducas, Mironov, Naehrig, Nikolaenko,
@@ -85,7 +86,7 @@ type AliceState struct {
 func (s *KeyExchangeSet) Alice0() (msg []byte, state *AliceState) {
 	var r [ccsAliceRandom]byte
 	rand.Read(r[:])
-	msg, state = s.alice0(r[:])
+	secret.Do(func() { msg, state = s.alice0(r[:]) })
 	clear(r[:])
 	return msg, state
 }
@@ -116,12 +117,7 @@ func (s *KeyExchangeSet) alice0(random []byte) ([]byte, *AliceState) {
 	b := w.bp[:n*nbar]  // E, then B
 	s.sampleMatrix(sm, random[seedASize:seedASize+ccsSamplerKey])
 	s.sampleMatrix(b, random[seedASize+ccsSamplerKey:ccsAliceRandom])
-	st := make([]uint16, nbar*n)
-	for i := range n {
-		for k := range nbar {
-			st[k*n+i] = sm[i*nbar+k]
-		}
-	}
+	st := p.transpose(sm) // S^T
 	clear(sm)
 
 	// B = A S + E
@@ -142,7 +138,7 @@ func (s *KeyExchangeSet) Bob(aliceMsg []byte) (msg, key []byte, err error) {
 	}
 	var r [ccsBobRandom]byte
 	rand.Read(r[:])
-	msg, key = s.bob(aliceMsg, r[:])
+	secret.Do(func() { msg, key = s.bob(aliceMsg, r[:]) })
 	clear(r[:])
 	return msg, key, nil
 }
@@ -174,11 +170,7 @@ func (s *KeyExchangeSet) bob(aliceMsg, random []byte) (msg, key []byte) {
 	bt := w.t[:nbar*n]   // B^T
 	col := w.bp[:n*nbar] // B, row by row; B' is packed
 	p.unpack(col, aliceMsg[seedASize:])
-	for i := range n {
-		for l := range nbar {
-			bt[l*n+i] = col[i*nbar+l]
-		}
-	}
+	p.transposeTo(bt, col)
 	v := epp
 	for k := range nbar {
 		dot8(v[k*nbar:k*nbar+nbar], sp[k*n:k*n+n], bt, n)
@@ -211,7 +203,7 @@ func (a *AliceState) Alice1(bobMsg []byte) (key []byte, err error) {
 	if a.used.Swap(true) {
 		return nil, errStateUsed
 	}
-	key = a.alice1(bobMsg)
+	secret.Do(func() { key = a.alice1(bobMsg) })
 	clear(a.st)
 	a.st = nil
 	return key, nil

@@ -164,8 +164,15 @@ func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
 
 // transpose returns B^T (n̄ x n) for B (n x n̄).
 func (p *ParameterSet) transpose(b []uint16) []uint16 {
+	bt := make([]uint16, nbar*p.n)
+	p.transposeTo(bt, b)
+	return bt
+}
+
+// transposeTo sets bt (n̄ x n) to B^T for B (n x n̄).
+func (p *ParameterSet) transposeTo(bt, b []uint16) {
 	n := p.n
-	bt := make([]uint16, nbar*n)
+	bt = bt[:nbar*n]
 	b = b[:n*nbar]
 	// The n̄ = 8 rows of B^T, as slices of length n, so that the loop
 	// needs no bounds checks.
@@ -176,7 +183,6 @@ func (p *ParameterSet) transpose(b []uint16) []uint16 {
 		t0[i], t1[i], t2[i], t3[i] = r[0], r[1], r[2], r[3]
 		t4[i], t5[i], t6[i], t7[i] = r[4], r[5], r[6], r[7]
 	}
-	return bt
 }
 
 // encapsulate is FrodoKEM.Encaps with the randomness mu || salt.

@@ -29,6 +29,18 @@
 // with a mask (the CRYPTO 2020 timing attack on FrodoKEM exploited a
 // short-circuit compare).
 //
+// # Names
+//
+// The names are those of the ISO/IEC proposal: FrodoKEM-640-SHAKE is the
+// salted FrodoKEM (a 9,752-byte ciphertext) and eFrodoKEM-640-SHAKE is
+// NIST round 3 FrodoKEM (9,720 bytes), and so on for every set.
+// Implementations of round 3 call the latter FrodoKEM-640-SHAKE: CIRCL's
+// FrodoKEM-640-SHAKE is this package's eFrodoKEM-640-SHAKE. The keys of
+// the two encode alike, so a round-3 key parses as either set, but their
+// ciphertexts differ (in size and in the key derivation): a ciphertext
+// made with one set for a peer that runs the other is of no use to it.
+// Choose the set by the peer's specification, not by the name it uses.
+//
 // # The CCS 2016 key exchange
 //
 // The package also runs the protocol of the paper FrodoKEM comes from
@@ -72,6 +84,7 @@ import (
 	"fmt"
 
 	"github.com/pqkem/pqkem/internal/derand"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Derandomized encapsulation is package frodotest's, through
@@ -105,10 +118,15 @@ type DecapsulationKey struct {
 }
 
 // GenerateKey generates a new key pair from crypto/rand.
-func (p *ParameterSet) GenerateKey() (*DecapsulationKey, error) {
-	seed := make([]byte, p.SeedSize())
-	rand.Read(seed)
-	return p.NewDecapsulationKey(seed)
+func (p *ParameterSet) GenerateKey() (dk *DecapsulationKey, err error) {
+	secret.Do(func() {
+		var seed [maxSeedSize]byte
+		s := seed[:p.SeedSize()]
+		rand.Read(s)
+		dk, err = p.NewDecapsulationKey(s)
+		clear(s)
+	})
+	return dk, err
 }
 
 // NewDecapsulationKey makes the key pair of seed = s || seedSE || z, the
@@ -120,7 +138,7 @@ func (p *ParameterSet) NewDecapsulationKey(seed []byte) (*DecapsulationKey, erro
 		return nil, fmt.Errorf("frodo: invalid %s seed length %d, want %d", p.name, len(seed), p.SeedSize())
 	}
 	dk := new(DecapsulationKey)
-	p.keyGen(dk, seed)
+	secret.Do(func() { p.keyGen(dk, seed) })
 	copy(dk.seed[:], seed)
 	dk.hasSeed = true
 	return dk, nil
@@ -154,7 +172,12 @@ func (p *ParameterSet) parseEncapsulationKey(ek *EncapsulationKey, pk []byte) {
 // NewDecapsulationKeyExpanded parses the specification's sk,
 // s || pk || S^T || pkh, and checks that pkh is the hash of pk. The key has
 // no seed: its Bytes method returns nil.
-func (p *ParameterSet) NewDecapsulationKeyExpanded(sk []byte) (*DecapsulationKey, error) {
+func (p *ParameterSet) NewDecapsulationKeyExpanded(sk []byte) (dk *DecapsulationKey, err error) {
+	secret.Do(func() { dk, err = p.newDecapsulationKeyExpanded(sk) })
+	return dk, err
+}
+
+func (p *ParameterSet) newDecapsulationKeyExpanded(sk []byte) (*DecapsulationKey, error) {
 	if len(sk) != p.DecapsulationKeyExpandedSize() {
 		return nil, fmt.Errorf("frodo: invalid %s expanded decapsulation key length %d, want %d", p.name, len(sk), p.DecapsulationKeyExpandedSize())
 	}
@@ -204,7 +227,8 @@ func (ek *EncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
 	var random [maxLenSec + maxSalt]byte
 	r := random[:ek.p.EncapsulationSeedSize()]
 	rand.Read(r)
-	ss, ct := ek.encapsulate(r)
+	var ss, ct []byte
+	secret.Do(func() { ss, ct = ek.encapsulate(r) })
 	clear(random[:])
 	return ss, ct
 }
@@ -255,5 +279,6 @@ func (dk *DecapsulationKey) Decapsulate(ciphertext []byte) (sharedKey []byte, er
 	if len(ciphertext) != p.CiphertextSize() {
 		return nil, fmt.Errorf("frodo: invalid %s ciphertext length %d, want %d", p.name, len(ciphertext), p.CiphertextSize())
 	}
-	return dk.decapsulate(ciphertext), nil
+	secret.Do(func() { sharedKey = dk.decapsulate(ciphertext) })
+	return sharedKey, nil
 }

@@ -51,6 +51,18 @@
 // the check, as CIRCL's kem/xwing does, accepts a small-order X25519 point
 // that this package rejects. No honest party ever produces one.
 //
+// # Use with crypto/hpke
+//
+// The standard library's crypto/hpke has MLKEM768X25519, MLKEM768P256,
+// MLKEM1024P384, MLKEM768 and MLKEM1024 too, and takes this package's keys
+// of those KEMs by their bytes: hpke.MLKEM768X25519().NewPublicKey(ek.Bytes())
+// to seal, hpke.MLKEM768X25519().NewPrivateKey(dk.Bytes()) to open (the
+// function of crypto/hpke with the name of the KEM, or hpke.NewKEM with
+// [KEM.HPKEID]). The other way, the Bytes of a crypto/hpke private key is
+// the seed [KEM.NewDecapsulationKey] takes. hpke.NewHybridPublicKey and
+// hpke.NewHybridPrivateKey do not work with these keys: they accept
+// crypto/mlkem's types only. See the examples.
+//
 // Package [github.com/pqkem/pqkem/kem] registers the six hybrids by name,
 // so the command and key files reach them as they reach ML-KEM.
 package hybrid
@@ -65,6 +77,7 @@ import (
 
 	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/mlkemlevel"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Derandomized encapsulation is package hybridtest's (and, through
@@ -307,7 +320,12 @@ func (k *KEM) join(pq, ec []byte) []byte {
 }
 
 // GenerateKey generates a decapsulation key from crypto/rand.
-func (k *KEM) GenerateKey() (*DecapsulationKey, error) {
+func (k *KEM) GenerateKey() (dk *DecapsulationKey, err error) {
+	secret.Do(func() { dk, err = k.generateKey() })
+	return dk, err
+}
+
+func (k *KEM) generateKey() (*DecapsulationKey, error) {
 	if k.expandSeed || k.ec == nil {
 		return k.NewDecapsulationKey(randomBytes(k.SeedSize()))
 	}
@@ -323,8 +341,9 @@ func (k *KEM) GenerateKey() (*DecapsulationKey, error) {
 // is the ML-KEM seed d || z and the elliptic-curve private key in
 // key-share order, and a scalar that is not a valid private key (zero, or
 // not less than the group order) is an error.
-func (k *KEM) NewDecapsulationKey(seed []byte) (*DecapsulationKey, error) {
-	return k.newDecapsulationKey(seed, nil)
+func (k *KEM) NewDecapsulationKey(seed []byte) (dk *DecapsulationKey, err error) {
+	secret.Do(func() { dk, err = k.newDecapsulationKey(seed, nil) })
+	return dk, err
 }
 
 // newDecapsulationKey is NewDecapsulationKey; ecKey, if not nil, is the
@@ -375,7 +394,12 @@ func (k *KEM) newDecapsulationKey(seed []byte, ecKey *ecdh.PrivateKey) (*Decapsu
 // NewDecapsulationKey: DeriveKeyPair(seed) and NewDecapsulationKey(seed)
 // are different keys. It is an error for the TLS groups, which HPKE does
 // not define.
-func (k *KEM) DeriveKeyPair(ikm []byte) (*DecapsulationKey, error) {
+func (k *KEM) DeriveKeyPair(ikm []byte) (dk *DecapsulationKey, err error) {
+	secret.Do(func() { dk, err = k.deriveKeyPair(ikm) })
+	return dk, err
+}
+
+func (k *KEM) deriveKeyPair(ikm []byte) (*DecapsulationKey, error) {
 	if k.hpkeID == 0 {
 		return nil, k.errorf("not an HPKE KEM, so it has no DeriveKeyPair")
 	}
@@ -390,7 +414,7 @@ func (k *KEM) DeriveKeyPair(ikm []byte) (*DecapsulationKey, error) {
 	h.Write([]byte{byte(n >> 8), byte(n)}) // and an empty context
 	seed := make([]byte, n)
 	h.Read(seed)
-	return k.NewDecapsulationKey(seed)
+	return k.newDecapsulationKey(seed, nil)
 }
 
 // NewEncapsulationKey parses an encapsulation key (for the TLS groups, a
@@ -464,6 +488,11 @@ func (dk *DecapsulationKey) Encapsulator() crypto.Encapsulator { return dk.ek }
 // made for this key is not (ML-KEM's implicit rejection gives an unrelated
 // key).
 func (dk *DecapsulationKey) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
+	secret.Do(func() { sharedKey, err = dk.decapsulate(ciphertext) })
+	return sharedKey, err
+}
+
+func (dk *DecapsulationKey) decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
 	k := dk.k
 	if len(ciphertext) != k.CiphertextSize() {
 		return nil, k.errorf("invalid ciphertext length %d, want %d", len(ciphertext), k.CiphertextSize())
@@ -515,6 +544,11 @@ func (ek *EncapsulationKey) Bytes() []byte { return bytes.Clone(ek.bytes) }
 // Encapsulate generates a shared key and the ciphertext that carries it,
 // with randomness from crypto/rand.
 func (ek *EncapsulationKey) Encapsulate() (sharedKey, ciphertext []byte) {
+	secret.Do(func() { sharedKey, ciphertext = ek.encapsulate() })
+	return sharedKey, ciphertext
+}
+
+func (ek *EncapsulationKey) encapsulate() (sharedKey, ciphertext []byte) {
 	ssPQ, ctPQ := ek.pq.Encapsulate()
 	if ek.ec == nil {
 		return ssPQ, ctPQ

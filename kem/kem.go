@@ -26,6 +26,12 @@
 // no encoding (Bytes is nil, NewDecapsulationKey refuses every input) and
 // no key files.
 //
+// Names are this module's. FrodoKEM-640-SHAKE and the other FrodoKEM names
+// are the salted FrodoKEM of the ISO/IEC proposal; what implementations
+// of NIST round 3, such as CIRCL, call FrodoKEM-640-SHAKE is
+// eFrodoKEM-640-SHAKE here (see package [github.com/pqkem/pqkem/frodo],
+// "Names").
+//
 // Known-answer tests of any scheme of this module use derandomized
 // encapsulation, and for a single-use scheme derandomized key generation,
 // through package [github.com/pqkem/pqkem/kem/kemtest]; no key or scheme

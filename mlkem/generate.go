@@ -51,6 +51,7 @@ import (
 
 	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Derandomized encapsulation is package mlkemtest's, through
@@ -90,7 +91,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey{{.N}})(nil)
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
 	dk := new(DecapsulationKey{{.N}})
-	fips203.GenerateKey(&dk.key, fips203.MLKEM{{.N}})
+	secret.Do(func() { fips203.GenerateKey(&dk.key, fips203.MLKEM{{.N}}) })
 	return dk, nil
 }
 
@@ -99,7 +100,9 @@ func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 	dk := new(DecapsulationKey{{.N}})
-	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM{{.N}}, seed); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM{{.N}}, seed) })
+	if err != nil {
 		return nil, err
 	}
 	return dk, nil
@@ -110,11 +113,13 @@ func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 // section 7.3 (the length and the H(ek) hash check) and the modulus check
 // of section 7.2 on the encapsulation key inside it.
 //
-// A key parsed this way has no seed: its Bytes method returns nil. Prefer
-// the seed form wherever you store keys.
+// A key parsed this way has no seed: its Bytes method returns this
+// encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded{{.N}}(dk []byte) (*DecapsulationKey{{.N}}, error) {
 	k := new(DecapsulationKey{{.N}})
-	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM{{.N}}, dk); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM{{.N}}, dk) })
+	if err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -123,11 +128,14 @@ func NewDecapsulationKeyExpanded{{.N}}(dk []byte) (*DecapsulationKey{{.N}}, erro
 // Bytes returns the decapsulation key as a 64-byte seed d || z, in the
 // form [NewDecapsulationKey{{.N}}] takes.
 //
-// A key made by [NewDecapsulationKeyExpanded{{.N}}] has no seed, and
-// Bytes returns nil for it; use [DecapsulationKey{{.N}}.ExpandedBytes].
+// A key made by [NewDecapsulationKeyExpanded{{.N}}] has no seed: for it,
+// Bytes returns the {{.DKSize}}-byte FIPS 203 encoding, as
+// [DecapsulationKey{{.N}}.ExpandedBytes] does, which
+// NewDecapsulationKeyExpanded{{.N}} takes. The length tells the two forms
+// apart.
 func (dk *DecapsulationKey{{.N}}) Bytes() []byte {
 	if !dk.key.HasSeed() {
-		return nil
+		return dk.ExpandedBytes()
 	}
 	return dk.key.Seed(make([]byte, 0, SeedSize))
 }
@@ -147,7 +155,8 @@ func (dk *DecapsulationKey{{.N}}) ExpandedBytes() []byte {
 // The shared key must be kept secret.
 func (dk *DecapsulationKey{{.N}}) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
 	var K [SharedKeySize]byte
-	if err := dk.key.Decapsulate(&K, ciphertext); err != nil {
+	secret.Do(func() { err = dk.key.Decapsulate(&K, ciphertext) })
+	if err != nil {
 		return nil, err
 	}
 	return K[:], nil
@@ -210,7 +219,8 @@ func (ek *EncapsulationKey{{.N}}) Bytes() []byte {
 // encapsulation is in package [github.com/pqkem/pqkem/mlkem/mlkemtest].
 func (ek *EncapsulationKey{{.N}}) Encapsulate() (sharedKey, ciphertext []byte) {
 	var K [SharedKeySize]byte
-	c := ek.key.Encapsulate(&K, make([]byte, 0, CiphertextSize{{.N}}))
+	c := make([]byte, 0, CiphertextSize{{.N}})
+	secret.Do(func() { c = ek.key.Encapsulate(&K, c) })
 	return K[:], c
 }
 `

@@ -21,9 +21,21 @@
 // [DecapsulationKey768.ExpandedBytes] returns; the same for 512 and 1024.
 // Store the seed: it is smaller, and the expanded form follows from it.
 // A key parsed from the expanded form has no seed, and its Bytes method
-// returns nil: code that may hold such a key stores ExpandedBytes (package
-// [github.com/pqkem/pqkem/kem] does that on its own: its Bytes returns the
-// expanded form for these keys).
+// returns the expanded form again, as package [github.com/pqkem/pqkem/kem]
+// does: the length (64 bytes for a seed) tells the two forms apart.
+//
+// # Use with crypto/hpke
+//
+// The standard library's crypto/hpke takes these keys by their bytes:
+// hpke.MLKEM768().NewPublicKey(ek.Bytes()) to seal to an encapsulation key,
+// and hpke.MLKEM768().NewPrivateKey(dk.Bytes()) to open with the
+// decapsulation key's seed (MLKEM1024 for ML-KEM-1024; crypto/hpke has no
+// ML-KEM-512). The other way, the Bytes of a crypto/hpke ML-KEM private key
+// is a seed that [NewDecapsulationKey768] takes. crypto/hpke takes seeds
+// only: a key parsed from the expanded form cannot be used with it.
+// hpke.NewMLKEMPublicKey and
+// hpke.NewMLKEMPrivateKey do not work: they accept crypto/mlkem's types
+// only. See the examples.
 //
 // # Implementation
 //

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Derandomized encapsulation is package mlkemtest's, through
@@ -46,7 +47,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey512)(nil)
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey512() (*DecapsulationKey512, error) {
 	dk := new(DecapsulationKey512)
-	fips203.GenerateKey(&dk.key, fips203.MLKEM512)
+	secret.Do(func() { fips203.GenerateKey(&dk.key, fips203.MLKEM512) })
 	return dk, nil
 }
 
@@ -55,7 +56,9 @@ func GenerateKey512() (*DecapsulationKey512, error) {
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey512(seed []byte) (*DecapsulationKey512, error) {
 	dk := new(DecapsulationKey512)
-	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM512, seed); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM512, seed) })
+	if err != nil {
 		return nil, err
 	}
 	return dk, nil
@@ -66,11 +69,13 @@ func NewDecapsulationKey512(seed []byte) (*DecapsulationKey512, error) {
 // section 7.3 (the length and the H(ek) hash check) and the modulus check
 // of section 7.2 on the encapsulation key inside it.
 //
-// A key parsed this way has no seed: its Bytes method returns nil. Prefer
-// the seed form wherever you store keys.
+// A key parsed this way has no seed: its Bytes method returns this
+// encoding again. Prefer the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded512(dk []byte) (*DecapsulationKey512, error) {
 	k := new(DecapsulationKey512)
-	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM512, dk); err != nil {
+	var err error
+	secret.Do(func() { err = fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM512, dk) })
+	if err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -79,11 +84,14 @@ func NewDecapsulationKeyExpanded512(dk []byte) (*DecapsulationKey512, error) {
 // Bytes returns the decapsulation key as a 64-byte seed d || z, in the
 // form [NewDecapsulationKey512] takes.
 //
-// A key made by [NewDecapsulationKeyExpanded512] has no seed, and
-// Bytes returns nil for it; use [DecapsulationKey512.ExpandedBytes].
+// A key made by [NewDecapsulationKeyExpanded512] has no seed: for it,
+// Bytes returns the 1632-byte FIPS 203 encoding, as
+// [DecapsulationKey512.ExpandedBytes] does, which
+// NewDecapsulationKeyExpanded512 takes. The length tells the two forms
+// apart.
 func (dk *DecapsulationKey512) Bytes() []byte {
 	if !dk.key.HasSeed() {
-		return nil
+		return dk.ExpandedBytes()
 	}
 	return dk.key.Seed(make([]byte, 0, SeedSize))
 }
@@ -103,7 +111,8 @@ func (dk *DecapsulationKey512) ExpandedBytes() []byte {
 // The shared key must be kept secret.
 func (dk *DecapsulationKey512) Decapsulate(ciphertext []byte) (sharedKey []byte, err error) {
 	var K [SharedKeySize]byte
-	if err := dk.key.Decapsulate(&K, ciphertext); err != nil {
+	secret.Do(func() { err = dk.key.Decapsulate(&K, ciphertext) })
+	if err != nil {
 		return nil, err
 	}
 	return K[:], nil
@@ -166,6 +175,7 @@ func (ek *EncapsulationKey512) Bytes() []byte {
 // encapsulation is in package [github.com/pqkem/pqkem/mlkem/mlkemtest].
 func (ek *EncapsulationKey512) Encapsulate() (sharedKey, ciphertext []byte) {
 	var K [SharedKeySize]byte
-	c := ek.key.Encapsulate(&K, make([]byte, 0, CiphertextSize512))
+	c := make([]byte, 0, CiphertextSize512)
+	secret.Do(func() { c = ek.key.Encapsulate(&K, c) })
 	return K[:], c
 }

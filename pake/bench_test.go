@@ -54,7 +54,7 @@ func benchProtocol(b *testing.B, s *Scheme) {
 func BenchmarkNoIC(b *testing.B) {
 	for _, level := range []int{512, 768, 1024} {
 		for _, smp := range allSamplers {
-			s, _ := NewNoIC(level, smp)
+			s, _ := find(NoIC, level, smp, true)
 			b.Run(fmt.Sprintf("%d/%v", level, smp), func(b *testing.B) { benchProtocol(b, s) })
 		}
 	}
@@ -63,7 +63,7 @@ func BenchmarkNoIC(b *testing.B) {
 func BenchmarkTempo(b *testing.B) {
 	for _, level := range []int{512, 768, 1024} {
 		for _, smp := range allSamplers {
-			s, _ := NewTempo(level, smp)
+			s, _ := find(Tempo, level, smp, true)
 			b.Run(fmt.Sprintf("%d/%v", level, smp), func(b *testing.B) { benchProtocol(b, s) })
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"golang.org/x/crypto/argon2"
+
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // Argon2Params are the Argon2id costs of the password hash.
@@ -73,9 +75,11 @@ func NewCredentials(s *Scheme, password []byte, initiatorID, responderID string,
 	}
 	salt, sid := saltAndSID(s, initiatorID, responderID)
 	c := &Credentials{scheme: s, sid: sid}
-	pw := argon2.IDKey(password, salt[:], kdf.Time, kdf.Memory, kdf.Threads, PasswordSize)
-	copy(c.pw[:], pw)
-	clear(pw)
+	secret.Do(func() {
+		pw := argon2.IDKey(password, salt[:], kdf.Time, kdf.Memory, kdf.Threads, PasswordSize)
+		copy(c.pw[:], pw)
+		clear(pw)
+	})
 	return c, nil
 }
 

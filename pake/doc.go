@@ -45,9 +45,9 @@
 //
 // The samplers A1, B0 and C1 are constant time ([Samplers]). The paper's A0,
 // FIPS 203 SampleNTT itself, is variable time and UNSAFE for real
-// passwords: it is there for comparisons and benchmarks only, under the
-// name [A0VariableTime], and [ByName], [ParseSampler] and [All] never give
-// it out.
+// passwords: no function of this package takes it or gives it out; it is
+// there for comparisons and benchmarks only, in package
+// [github.com/pqkem/pqkem/pake/paketest].
 //
 // # Two layers
 //
@@ -73,4 +73,23 @@
 // (Tempo), key ‖ tag = SHA3-512(K ‖ sid ‖ ek ‖ msg1[:384k+32] ‖ ct), and
 // lp(x) the 4-byte big-endian length of x followed by x. msg1 and msg2 are
 // the artifact's; msg3 is this package's.
+//
+// # Over a connection
+//
+// [Client] and [Server] run the whole exchange on a [net.Conn], as the
+// command pqkem pake does, within one deadline for all of it, and return
+// the session key. Every message is a frame: a 4-byte big-endian length n,
+// 1 ≤ n ≤ 65536, then n bytes. In order:
+//
+//	client -> server   hello: "pqkem pake v1", 0x00, the scheme's name (at most 78 bytes)
+//	client -> server   msg1
+//	server -> client   msg2
+//	client -> server   msg3, or the one byte 0x00 if msg2's tag failed
+//	server -> client   the verdict: 0x01 if msg3 verified, else 0x00
+//
+// Each side reads a frame's length before anything else, and refuses one
+// longer than the message it expects there. A server whose scheme differs
+// from the hello's sends nothing. Each msg2 lets the client test one
+// password: a server that answers many connections with one password
+// limits the msg2s it sends across them with an [AttemptLimit].
 package pake

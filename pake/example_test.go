@@ -2,7 +2,12 @@ package pake_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"log"
+	"net"
+	"time"
 
 	"github.com/pqkem/pqkem/pake"
 )
@@ -43,4 +48,58 @@ func Example() {
 	}
 	fmt.Println(s.Name(), len(msg1), len(msg2), len(msg3), bytes.Equal(aliceKey, printerKey))
 	// Output: Tempo-C1-ML-KEM-768 1216 1120 32 true
+}
+
+// The same exchange over a network connection: the printer listens and
+// runs Server on the connection it accepts, alice dials and runs Client.
+// Both get the session key, or an error that says whether the passwords
+// differed (pake.ErrPasswordMismatch), the peer broke the protocol
+// (pake.ErrProtocol) or the time ran out (pake.ErrTimeout).
+func ExampleClient() {
+	password := []byte("correct horse battery staple")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
+
+	// The printer: one connection, then it stops listening.
+	printerKey := make(chan []byte, 1)
+	go func() {
+		defer close(printerKey)
+		creds, err := pake.NewCredentials(pake.Default(), password, "alice", "printer", nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		key, err := pake.Server(context.Background(), conn, &pake.Config{Credentials: creds, Timeout: time.Minute})
+		if err != nil {
+			log.Print(err)
+			return
+		}
+		printerKey <- key
+	}()
+
+	// Alice.
+	creds, err := pake.NewCredentials(pake.Default(), password, "alice", "printer", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+	key, err := pake.Client(context.Background(), conn, &pake.Config{Credentials: creds, Timeout: time.Minute})
+	if errors.Is(err, pake.ErrPasswordMismatch) {
+		log.Fatal("wrong password")
+	} else if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(key), bytes.Equal(key, <-printerKey))
+	// Output: 32 true
 }

@@ -2,7 +2,12 @@ package pake
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
 	"testing"
+	"time"
 )
 
 // FuzzMessages feeds arbitrary bytes to Respond (as msg1), to
@@ -50,6 +55,42 @@ func FuzzMessages(f *testing.F) {
 		}
 		if k, m3, err := st.Finish(m2); err == nil || k != nil || m3 != nil {
 			t.Fatalf("Finish accepted a msg2 of %d arbitrary bytes", len(m2))
+		}
+	})
+}
+
+// FuzzConn plays a peer that sends arbitrary bytes, then closes, to Server
+// and to Client: no panics, no key, an error every time, and within the
+// timeout.
+func FuzzConn(f *testing.F) {
+	s := Default()
+	f.Add([]byte{}, false)
+	f.Add(append(hello(s), frame(make([]byte, s.Msg1Size()))...), false)
+	f.Add(frame(make([]byte, s.Msg2Size())), true)
+	f.Add([]byte{0, 0, 0, 1, 0}, true)
+	creds, err := NewCredentials(s, []byte("pw"), "a", "b", testArgon2)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, client bool) {
+		own, peer := net.Pipe()
+		defer own.Close()
+		go func() {
+			// Read what the other side sends, and send data.
+			go io.Copy(io.Discard, peer)
+			peer.Write(data)
+			peer.Close()
+		}()
+		f := Server
+		if client {
+			f = Client
+		}
+		key, err := f(context.Background(), own, &Config{Credentials: creds, Timeout: 5 * time.Second})
+		if err == nil || key != nil {
+			t.Fatalf("a key from a peer without the password: %x, %v", key, err)
+		}
+		if errors.Is(err, ErrTimeout) {
+			t.Fatalf("a peer that closes is a timeout: %v", err)
 		}
 	})
 }

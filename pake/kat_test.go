@@ -109,13 +109,13 @@ func vectorScheme(t *testing.T, name string) *pake.Scheme {
 	return nil
 }
 
-// allSchemes returns every scheme, the ones with A0VariableTime included.
+// allSchemes returns every scheme, the ones with a0VariableTime included.
 func allSchemes() []*pake.Scheme {
 	var out []*pake.Scheme
 	for _, level := range []int{512, 768, 1024} {
-		for _, smp := range append([]pake.Sampler{pake.A0VariableTime}, pake.Samplers()...) {
-			n, _ := pake.NewNoIC(level, smp)
-			tp, _ := pake.NewTempo(level, smp)
+		for _, smp := range append([]pake.Sampler{paketest.A0VariableTime()}, pake.Samplers()...) {
+			n, _ := paketest.NewNoIC(level, smp)
+			tp, _ := paketest.NewTempo(level, smp)
 			out = append(out, n, tp)
 		}
 	}

@@ -72,7 +72,7 @@ type presampled struct {
 // presamples reports whether the scheme samples matrix and mask together:
 // NoIC with a constant-time sampler. The four-way Keccak then runs full
 // more often (k = 3: 9 + 3 polynomials in 3 batches instead of 4).
-func (s *Scheme) presamples() bool { return s.proto == NoIC && s.sampler != A0VariableTime }
+func (s *Scheme) presamples() bool { return s.proto == NoIC && s.sampler != a0VariableTime }
 
 // presample samples the k x k matrix for rho and the k mask polynomials for
 // the mask seed in one batch.

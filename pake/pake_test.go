@@ -339,14 +339,19 @@ func TestSchemes(t *testing.T) {
 			t.Errorf("ByName(%q): %v", bad, err)
 		}
 	}
-	// A0 only through NewNoIC and NewTempo with A0VariableTime.
+	// A0 nowhere in this package's API (package paketest has it).
 	for _, name := range []string{"NoIC-A0-ML-KEM-768", "tempo-a0-ml-kem-512"} {
 		if s, err := ByName(name); err == nil || !strings.Contains(err.Error(), "variable-time") {
 			t.Errorf("ByName(%q) = %v, %v", name, s, err)
 		}
 	}
-	if s, err := NewNoIC(768, A0VariableTime); err != nil || s.Name() != "NoIC-A0-ML-KEM-768" || s.Sampler().ConstantTime() {
-		t.Errorf("NewNoIC(768, A0VariableTime) = %v, %v", s, err)
+	for _, f := range []func(int, Sampler) (*Scheme, error){NewNoIC, NewTempo} {
+		if s, err := f(768, a0VariableTime); err == nil || !strings.Contains(err.Error(), "variable time") {
+			t.Errorf("a scheme with A0: %v, %v", s, err)
+		}
+	}
+	if s, err := find(NoIC, 768, a0VariableTime, true); err != nil || s.Name() != "NoIC-A0-ML-KEM-768" || s.Sampler().ConstantTime() {
+		t.Errorf("find(NoIC, 768, a0VariableTime) = %v, %v", s, err)
 	}
 	if _, err := NewNoIC(700, C1); err == nil {
 		t.Error("NewNoIC(700) succeeded")
@@ -372,11 +377,11 @@ func TestNoICKeysAreNotMLKEM(t *testing.T) {
 	seed := [64]byte(randBytes(64))
 	dk, _ := mlkem.NewDecapsulationKey768(seed[:])
 	want := dk.EncapsulationKey().Bytes()
-	for _, smp := range []Sampler{A0VariableTime, A1, B0, C1} {
+	for _, smp := range []Sampler{a0VariableTime, A1, B0, C1} {
 		for _, proto := range []Protocol{NoIC, Tempo} {
 			s := lookup(proto, 768, smp)
 			k := s.newKey(&seed, nil)
-			isFIPS := proto == Tempo || smp == A0VariableTime || smp == A1
+			isFIPS := proto == Tempo || smp == a0VariableTime || smp == A1
 			if got := bytes.Equal(k.EncapsulationKey().Bytes(nil), want); got != isFIPS {
 				t.Errorf("%v: key equals ML-KEM's: %v, want %v", s, got, isFIPS)
 			}

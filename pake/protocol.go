@@ -9,6 +9,7 @@ import (
 
 	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
+	"github.com/pqkem/pqkem/internal/secret"
 )
 
 // The three messages: [Scheme.Start], [Scheme.Respond],
@@ -49,8 +50,9 @@ func (in *Initiator) Scheme() *Scheme { return in.s }
 //
 // pw must be uniformly random or the output of a password hash (see
 // [NewCredentials]), never a raw human password.
-func (s *Scheme) Start(pw, sid []byte) (*Initiator, []byte, error) {
-	return s.start(pw, sid, nil, nil)
+func (s *Scheme) Start(pw, sid []byte) (st *Initiator, msg1 []byte, err error) {
+	secret.Do(func() { st, msg1, err = s.start(pw, sid, nil, nil) })
+	return st, msg1, err
 }
 
 // start is Start with optional fixed randomness (seed = d || z, then the
@@ -141,8 +143,9 @@ func (r *Responder) Scheme() *Scheme { return r.s }
 // The 12-bit fields of msg1 are not checked against q (an honest msg1 has
 // none at or above q); they are reduced, as the artifact does, so that
 // there is no abort path.
-func (s *Scheme) Respond(pw, sid, msg1 []byte) (*Responder, []byte, error) {
-	return s.respond(pw, sid, msg1, nil)
+func (s *Scheme) Respond(pw, sid, msg1 []byte) (r *Responder, msg2 []byte, err error) {
+	secret.Do(func() { r, msg2, err = s.respond(pw, sid, msg1, nil) })
+	return r, msg2, err
 }
 
 // respond is Respond with FIPS 203's encapsulation randomness m fixed, or
@@ -212,6 +215,11 @@ func (s *Scheme) recoverKey(pw, sid, msg1 []byte) ([]byte, *presampled) {
 // returned. A msg2 of the wrong length is an error and also spends the
 // state.
 func (in *Initiator) Finish(msg2 []byte) (key, msg3 []byte, err error) {
+	secret.Do(func() { key, msg3, err = in.finish(msg2) })
+	return key, msg3, err
+}
+
+func (in *Initiator) finish(msg2 []byte) (key, msg3 []byte, err error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.spent {
@@ -252,7 +260,12 @@ func (in *Initiator) Finish(msg2 []byte) (key, msg3 []byte, err error) {
 //
 // It may be called once: a second call is an error, whatever the first
 // returned. The state holds the key until then.
-func (r *Responder) Finish(msg3 []byte) ([]byte, error) {
+func (r *Responder) Finish(msg3 []byte) (key []byte, err error) {
+	secret.Do(func() { key, err = r.finish(msg3) })
+	return key, err
+}
+
+func (r *Responder) finish(msg3 []byte) ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.spent {

@@ -18,15 +18,15 @@ import (
 type Sampler uint8
 
 const (
-	// A0VariableTime is FIPS 203 SampleNTT (Algorithm 7), the paper's A0:
+	// a0VariableTime is FIPS 203 SampleNTT (Algorithm 7), the paper's A0:
 	// rejection sampling, reading as many SHAKE128 bytes as it needs, so
 	// its running time depends on its seed. In both protocols the mask's
 	// seeds depend on the password, and in NoIC so does the matrix's (ρ is
 	// masked): an attacker who times a party can test password guesses
 	// offline. It is UNSAFE for real passwords, and exists for comparisons
-	// and benchmarks only: [ParseSampler], [ByName] and [All] never return
-	// it or a scheme that uses it; only [NewNoIC] and [NewTempo] take it.
-	A0VariableTime Sampler = iota + 1
+	// and benchmarks only: no function of this package takes it or returns
+	// a scheme that uses it; package paketest does, as A0VariableTime.
+	a0VariableTime Sampler = iota + 1
 	// A1 is the "fixed loop sampler": the same output as A0 (whenever A0
 	// succeeds within 280 iterations, that is except with probability about
 	// 2^-261), computed in constant time from exactly 840 SHAKE128 bytes.
@@ -42,13 +42,12 @@ const (
 	C1
 )
 
-// Samplers returns the constant-time samplers: A1, B0 and C1 (not
-// [A0VariableTime]).
+// Samplers returns the samplers: A1, B0 and C1, all constant time.
 func Samplers() []Sampler { return []Sampler{A1, B0, C1} }
 
 func (s Sampler) String() string {
 	switch s {
-	case A0VariableTime:
+	case a0VariableTime:
 		return "A0"
 	case A1:
 		return "A1"
@@ -61,12 +60,13 @@ func (s Sampler) String() string {
 }
 
 // ParseSampler returns the constant-time sampler named name ("A1", "B0"
-// or "C1"; "C0" is accepted as C1, whose output it is). It refuses "A0":
-// see [A0VariableTime].
+// or "C1"; "C0" is accepted as C1, whose output it is). It refuses "A0",
+// the variable-time FIPS 203 SampleNTT, which leaks the password through
+// timing.
 func ParseSampler(name string) (Sampler, error) {
 	switch name {
 	case "A0", "a0":
-		return 0, errors.New("pake: sampler A0 is variable time and leaks the password through timing; want A1, B0 or C1 (A0VariableTime is for comparisons only)")
+		return 0, errors.New("pake: sampler A0 is variable time and leaks the password through timing; want A1, B0 or C1")
 	case "A1", "a1":
 		return A1, nil
 	case "B0", "b0":
@@ -78,14 +78,13 @@ func ParseSampler(name string) (Sampler, error) {
 }
 
 // ConstantTime reports whether the sampler's running time is independent
-// of its seed: true for all but [A0VariableTime].
+// of its seed: true for A1, B0 and C1.
 func (s Sampler) ConstantTime() bool { return s == A1 || s == B0 || s == C1 }
 
-func (s Sampler) valid() bool { return s >= A0VariableTime && s <= C1 }
+func (s Sampler) valid() bool { return s >= a0VariableTime && s <= C1 }
 
 // XOFBytes is the number of SHAKE128 output bytes the sampler reads: 840
-// for A1, 400 for B0, 6144 for C1, and 0 for [A0VariableTime], which
-// reads a variable amount.
+// for A1, 400 for B0, 6144 for C1, and 0 for any other value.
 func (s Sampler) XOFBytes() int {
 	switch s {
 	case A1:
@@ -130,7 +129,7 @@ func blocks128(nbytes int) int { return (nbytes + keccak.Rate128 - 1) / keccak.R
 // values), so the outputs can live on the caller's stack.
 func (s Sampler) sampleBatch(out []*[256]uint16, seeds [][34]byte) {
 	switch s {
-	case A0VariableTime:
+	case a0VariableTime:
 		e := 0
 		if keccak.Accelerated() {
 			for ; e+4 <= len(out); e += 4 {
@@ -248,7 +247,7 @@ func (s Sampler) fromBytes(out *[256]uint16, b []byte) {
 // sampleA0 is FIPS 203 SampleNTT (Algorithm 7). It reads SHAKE128 three
 // bytes at a time until 256 coefficients are accepted, with no iteration
 // cap: it equals the ML-KEM matrix sampler in every case, and its running
-// time depends on the seed. Variable time; see [A0VariableTime].
+// time depends on the seed. Variable time; see a0VariableTime.
 func sampleA0(out *[256]uint16, seed *[34]byte) {
 	h := sha3.NewSHAKE128()
 	h.Write(seed[:])
@@ -262,7 +261,7 @@ func sampleA0(out *[256]uint16, seed *[34]byte) {
 // sampleA0x4 is sampleA0 for four seeds with the four-way Keccak, as the
 // ML-KEM matrix expansion does it: three blocks for every lane (enough in
 // more than 99% of cases), then one more block for all four while any lane
-// is short. Variable time; see [A0VariableTime].
+// is short. Variable time; see a0VariableTime.
 func sampleA0x4(out *[4]*[256]uint16, seeds *[4][34]byte) {
 	var x keccak.X4
 	x.Init128([4][]byte{seeds[0][:], seeds[1][:], seeds[2][:], seeds[3][:]})
@@ -289,7 +288,7 @@ func sampleA0x4(out *[4]*[256]uint16, seeds *[4][34]byte) {
 // SampleMatrix sets a[i*k+j] to the sampler's output for rho || i || j, for
 // i, j < k: the matrix Â of ML-KEM (as NoIC expands it; gen_a in the
 // paper's tables), transposed as internal/fips203 stores it. With
-// [A0VariableTime] and [A1] it is the FIPS 203 matrix.
+// [A1] it is the FIPS 203 matrix.
 func (s Sampler) SampleMatrix(a *[16][256]uint16, rho *[32]byte, k int) {
 	if !s.valid() || k < 1 || k > 4 {
 		panic("pake: invalid sampler or k")

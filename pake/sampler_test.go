@@ -26,8 +26,8 @@ type sampleNTTVector struct {
 	C1XOF  int    `json:"C1_xof_bytes_consumed"`
 }
 
-// allSamplers are the four samplers, A0VariableTime first.
-var allSamplers = []Sampler{A0VariableTime, A1, B0, C1}
+// allSamplers are the four samplers, a0VariableTime first.
+var allSamplers = []Sampler{a0VariableTime, A1, B0, C1}
 
 // forEachPath runs f with the four-way AVX2 Keccak (if the machine has it)
 // and with the generic path.
@@ -56,7 +56,7 @@ func TestSampleNTTVectors(t *testing.T) {
 				s    Sampler
 				want []int
 				xof  int
-			}{{A0VariableTime, v.A0, 0}, {A1, v.A0, a1Bytes}, {B0, v.B0, v.B0XOF}, {C1, v.C1, v.C1XOF}} {
+			}{{a0VariableTime, v.A0, 0}, {A1, v.A0, a1Bytes}, {B0, v.B0, v.B0XOF}, {C1, v.C1, v.C1XOF}} {
 				if len(c.want) != n {
 					t.Fatalf("vector %d %v: %d coefficients", vi, c.s, len(c.want))
 				}
@@ -403,7 +403,7 @@ func TestParseSampler(t *testing.T) {
 	if _, err := ParseSampler("D7"); err == nil {
 		t.Error("ParseSampler(D7) succeeded")
 	}
-	if A0VariableTime.ConstantTime() || !A1.ConstantTime() || !B0.ConstantTime() || !C1.ConstantTime() {
+	if a0VariableTime.ConstantTime() || !A1.ConstantTime() || !B0.ConstantTime() || !C1.ConstantTime() {
 		t.Error("ConstantTime is wrong")
 	}
 }

@@ -1,10 +1,12 @@
 package pake
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/pqkem/pqkem/internal/derand"
 	"github.com/pqkem/pqkem/internal/fips203"
 )
 
@@ -93,14 +95,14 @@ var (
 	schemes     []*Scheme
 )
 
-// allSchemes returns every scheme, the ones with [A0VariableTime]
+// allSchemes returns every scheme, the ones with a0VariableTime
 // included: NoIC then Tempo, each at 512, 768 and 1024, each with A0, A1,
 // B0 and C1.
 func allSchemes() []*Scheme {
 	schemesOnce.Do(func() {
 		for _, proto := range []Protocol{NoIC, Tempo} {
 			for _, level := range []int{512, 768, 1024} {
-				for _, smp := range []Sampler{A0VariableTime, A1, B0, C1} {
+				for _, smp := range []Sampler{a0VariableTime, A1, B0, C1} {
 					schemes = append(schemes, newScheme(proto, level, smp))
 				}
 			}
@@ -114,7 +116,7 @@ func newScheme(proto Protocol, level int, smp Sampler) *Scheme {
 	s.name = fmt.Sprintf("%v-%v-ML-KEM-%d", proto, smp, level)
 	s.confirmContext = lp(lp(nil, confirmLabel), s.name)
 	s.params = stockParams(level)
-	if proto == NoIC && smp != A0VariableTime {
+	if proto == NoIC && smp != a0VariableTime {
 		// A0 is FIPS 203 SampleNTT: NoIC-A0's KEM is ML-KEM.
 		s.params = fips203.WithSampler(s.params, s.name, smp.sampleBatch)
 	}
@@ -134,7 +136,8 @@ func stockParams(level int) *fips203.Params {
 
 // All returns the schemes with a constant-time sampler: NoIC then Tempo,
 // each at 512, 768 and 1024, each with A1, B0 and C1. The schemes with
-// [A0VariableTime] are left out; only [NewNoIC] and [NewTempo] give them.
+// variable-time sampler A0 exist for comparisons only, in package
+// paketest.
 func All() []*Scheme {
 	var out []*Scheme
 	for _, s := range allSchemes() {
@@ -149,22 +152,37 @@ func All() []*Scheme {
 // constant-time mask, the fastest timing-safe choice.
 func Default() *Scheme { return lookup(Tempo, 768, C1) }
 
-// NewNoIC returns NoIC[ML-KEM-level] with the sampler smp (level is 512,
-// 768 or 1024). It returns the same value for the same arguments.
-func NewNoIC(level int, smp Sampler) (*Scheme, error) { return find(NoIC, level, smp) }
+// NewNoIC returns NoIC[ML-KEM-level] with the sampler smp, A1, B0 or C1
+// (level is 512, 768 or 1024). It returns the same value for the same
+// arguments.
+func NewNoIC(level int, smp Sampler) (*Scheme, error) { return find(NoIC, level, smp, false) }
 
 // NewTempo returns Tempo[ML-KEM-level] with the sampler smp for the mask.
 // It returns the same value for the same arguments.
-func NewTempo(level int, smp Sampler) (*Scheme, error) { return find(Tempo, level, smp) }
+func NewTempo(level int, smp Sampler) (*Scheme, error) { return find(Tempo, level, smp, false) }
 
-func find(proto Protocol, level int, smp Sampler) (*Scheme, error) {
+// find returns the scheme; withA0 lets it return one with a0VariableTime
+// (package paketest's NewNoIC and NewTempo).
+func find(proto Protocol, level int, smp Sampler, withA0 bool) (*Scheme, error) {
 	if level != 512 && level != 768 && level != 1024 {
 		return nil, fmt.Errorf("pake: invalid ML-KEM level %d, want 512, 768 or 1024", level)
 	}
+	if smp == a0VariableTime && !withA0 {
+		return nil, errors.New("pake: sampler A0 is variable time and leaks the password through timing; want A1, B0 or C1")
+	}
 	if !smp.valid() {
-		return nil, fmt.Errorf("pake: invalid sampler %v, want A0VariableTime, A1, B0 or C1", smp)
+		return nil, fmt.Errorf("pake: invalid sampler %v, want A1, B0 or C1", smp)
 	}
 	return lookup(proto, level, smp), nil
+}
+
+// The schemes with the variable-time sampler, for package paketest and
+// nothing else.
+func init() {
+	derand.Register("pake.A0VariableTime", a0VariableTime)
+	derand.Register("pake.Find", func(proto Protocol, level int, smp Sampler) (*Scheme, error) {
+		return find(proto, level, smp, true)
+	})
 }
 
 func lookup(proto Protocol, level int, smp Sampler) *Scheme {
@@ -178,15 +196,15 @@ func lookup(proto Protocol, level int, smp Sampler) *Scheme {
 
 // ByName returns the scheme with the given name, such as
 // "NoIC-C1-ML-KEM-1024" (case-insensitive; C0 is taken as C1, whose
-// output it is). It refuses the names of the schemes with
-// [A0VariableTime].
+// output it is). It refuses the names of the schemes with the
+// variable-time sampler A0.
 func ByName(name string) (*Scheme, error) {
 	for _, s := range allSchemes() {
 		if !strings.EqualFold(s.name, name) && !strings.EqualFold(strings.Replace(s.name, "-C1-", "-C0-", 1), name) {
 			continue
 		}
 		if !s.sampler.ConstantTime() {
-			return nil, fmt.Errorf("pake: scheme %s uses the variable-time sampler A0, which leaks the password through timing; use A1, B0 or C1 (A0VariableTime is for comparisons only)", s.name)
+			return nil, fmt.Errorf("pake: scheme %s uses the variable-time sampler A0, which leaks the password through timing; use A1, B0 or C1", s.name)
 		}
 		return s, nil
 	}

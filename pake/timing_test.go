@@ -101,7 +101,7 @@ func TestTiming(t *testing.T) {
 			Run: func() { run(&seed) },
 		}))
 	}
-	for _, smp := range []Sampler{A0VariableTime, A1, B0, C1} {
+	for _, smp := range []Sampler{a0VariableTime, A1, B0, C1} {
 		var out [256]uint16
 		res := measureSeeds(func(seed *[34]byte) { smp.Sample(&out, seed) })
 		results = append(results, result{"sampler " + smp.String(), smp.ConstantTime(), res.T, math.Abs(res.RawT)})

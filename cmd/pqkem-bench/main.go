@@ -25,8 +25,9 @@
 // that fails), 2 on a usage error (an unknown command or flag, a bad flag
 // value).
 //
-// Unlike the pqkem command, which links pqkem's own code and the standard
-// library only, pqkem-bench links the implementations it compares with
+// Unlike the pqkem command, which links pqkem's own code, the standard
+// library and golang.org/x/crypto, x/sys and x/term only, pqkem-bench
+// links the implementations it compares with
 // (the standard library's crypto/mlkem and Cloudflare's CIRCL) and the
 // timing harness of internal/dudect.
 package main

@@ -11,6 +11,7 @@ import (
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/internal/mlkemlevel"
 	"github.com/pqkem/pqkem/pake"
+	"github.com/pqkem/pqkem/pake/paketest"
 )
 
 var cmdPake = &cli.Command{
@@ -105,8 +106,8 @@ func pakeBench(progress io.Writer, rounds int, sample time.Duration) []*pakeRow 
 			var a [16][256]uint16
 			var rho [32]byte
 			ga.ops[i] = func() { rho[0]++; smp.SampleMatrix(&a, &rho, k) }
-			n, _ := pake.NewNoIC(level, smp)
-			t, _ := pake.NewTempo(level, smp)
+			n, _ := paketest.NewNoIC(level, smp)
+			t, _ := paketest.NewTempo(level, smp)
 			no.ops[i] = pakeRun(n, pw, sid)
 			te.ops[i] = pakeRun(t, pw, sid)
 		}
@@ -227,7 +228,7 @@ func mdPake(rep *report, rows []*pakeRow, rounds int) {
 
 // pakeSamplers are the samplers the bench compares: the variable-time A0
 // first, the reference of the ratios.
-var pakeSamplers = append([]pake.Sampler{pake.A0VariableTime}, pake.Samplers()...)
+var pakeSamplers = append([]pake.Sampler{paketest.A0VariableTime()}, pake.Samplers()...)
 
 // pakeRun returns a whole run of s: Start, Respond, and both Finish
 // steps (the responder's checks the initiator's key confirmation).

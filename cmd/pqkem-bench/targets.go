@@ -10,6 +10,7 @@ import (
 	"github.com/pqkem/pqkem/internal/dudect"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/pake"
+	"github.com/pqkem/pqkem/pake/paketest"
 )
 
 // The code paths a target runs on.
@@ -186,7 +187,7 @@ func allTargets() []*target {
 		}
 	}
 	var respondSchemes []*pake.Scheme // at 768, A0 included
-	for _, newScheme := range []func(int, pake.Sampler) (*pake.Scheme, error){pake.NewNoIC, pake.NewTempo} {
+	for _, newScheme := range []func(int, pake.Sampler) (*pake.Scheme, error){paketest.NewNoIC, paketest.NewTempo} {
 		for _, smp := range pakeSamplers {
 			s, _ := newScheme(768, smp)
 			respondSchemes = append(respondSchemes, s)

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha3"
-	encbin "encoding/binary"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -13,7 +12,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/term"
@@ -57,21 +55,16 @@ real one its exchange. Each msg2 the listener sends lets its peer test
 one password, so after 3 exchanges that got a msg2 and then failed
 without a verdict, the listener stops (status 1).
 
-The wire format: every message is a frame, a 4-byte big-endian length
-(1 to 65536) followed by that many bytes. In order:
-
-  connect -> listen   hello: "pqkem pake v1", 0x00, the scheme's name
-  connect -> listen   msg1 (384k + 64 bytes: 1216 for the default)
-  listen  -> connect  msg2 (32 bytes and the ciphertext: 1120)
-  connect -> listen   msg3 (32 bytes), or 0x00 if msg2's tag failed
-  listen  -> connect  0x01 if msg3 verified, else 0x00
-
-with msg1, msg2 and msg3 as package pake documents them. A listener whose
--scheme differs from the hello's closes that connection.
+The wire format is package pake's (pake.Client and pake.Server): a hello
+naming the scheme, msg1, msg2, msg3 and the listener's verdict, each in
+a length-prefixed frame. A listener whose -scheme differs from the
+hello's closes that connection.
 
 On success both sides print the same fingerprint of the session key (the
-first 8 bytes of a SHA3-256 of it, in hex; the key itself is never
-printed). On a wrong password both print "password mismatch" and exit
+first 8 bytes of a SHA3-256 of it, in hex), and -out writes the 32-byte
+key itself to a file with mode 0600 (to standard output for -, the other
+lines then going to standard error), as the other commands write their
+outputs. On a wrong password both print "password mismatch" and exit
 with status 1. For the connecting side, a peer that disconnects or sends
 garbage, or the -timeout deadline of the whole exchange, is an error
 (status 1) too.
@@ -80,17 +73,18 @@ The timings of the protocols are in 'pqkem-bench pake' (cmd/pqkem-bench).`,
 	Example: `
 pqkem pake listen -addr 127.0.0.1:7000
 pqkem pake connect -addr 127.0.0.1:7000
-pqkem pake connect -addr 192.0.2.7:7000 -password-file pw.txt -client alice -server printer`,
+pqkem pake connect -addr 192.0.2.7:7000 -password-file pw.txt -client alice -server printer -out key.bin`,
 	New: func() cli.Runner { return new(pakeFlags) },
 }
 
 // pakeFlags are the flags of pqkem pake, and one run of it.
 type pakeFlags struct {
-	fs                                         *flag.FlagSet
-	addr, passwordFile, scheme, client, server string
-	timeout                                    time.Duration
-	argonTime, argonMemory                     uint
-	argonThreads                               uint
+	fs                                              *flag.FlagSet
+	addr, passwordFile, scheme, client, server, out string
+	force                                           bool
+	timeout                                         time.Duration
+	argonTime, argonMemory                          uint
+	argonThreads                                    uint
 }
 
 func (f *pakeFlags) Flags(fs *flag.FlagSet) {
@@ -100,6 +94,8 @@ func (f *pakeFlags) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&f.scheme, "scheme", pake.Default().Name(), "the PAKE `scheme`: <NoIC|Tempo>-<A1|B0|C1>-ML-KEM-<512|768|1024> (A0 is refused: variable time)")
 	fs.StringVar(&f.client, "client", "client", "identity of the connecting side (initiator), the same on both sides")
 	fs.StringVar(&f.server, "server", "server", "identity of the listening side (responder), the same on both sides")
+	fs.StringVar(&f.out, "out", "", "write the 32-byte session key to `FILE` (mode 0600), or to standard output for -")
+	fs.BoolVar(&f.force, "force", false, "replace -out if it is an existing regular file")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this `duration`: the whole exchange with one peer, and the listener's waiting for peers")
 	kdf := pake.DefaultArgon2()
 	fs.UintVar(&f.argonTime, "argon2-time", uint(kdf.Time), "Argon2id passes (both sides must agree)")
@@ -140,6 +136,13 @@ func (f *pakeFlags) Run(out *cli.Output, args []string) error {
 	if f.argonThreads < 1 || f.argonThreads > 255 || f.argonTime < 1 || f.argonTime > 1<<20 || f.argonMemory < 8*f.argonThreads || f.argonMemory > 1<<22 {
 		return cli.Usagef("invalid Argon2id costs: -argon2-time %d, -argon2-memory %d, -argon2-threads %d", f.argonTime, f.argonMemory, f.argonThreads)
 	}
+	outs := outputs{force: f.force}
+	if f.passwordFile != "" {
+		outs.inputs = []string{f.passwordFile}
+	}
+	if err := outs.check(out, outFile{name: f.out}); err != nil {
+		return err
+	}
 	password, err := pakeReadPassword(out, f.passwordFile)
 	if err != nil {
 		return err
@@ -151,10 +154,27 @@ func (f *pakeFlags) Run(out *cli.Output, args []string) error {
 		return err
 	}
 	defer creds.Destroy()
+	var key []byte
+	var peer net.Addr
 	if sub == "listen" {
-		return pakeListen(out, creds, f)
+		key, peer, err = pakeListen(out, creds, f)
+	} else {
+		key, peer, err = pakeConnect(creds, f)
 	}
-	return pakeConnect(out, creds, f)
+	if err != nil {
+		return err
+	}
+	defer clear(key)
+	if err := outs.write(out, outFile{f.out, key, modeSecret}); err != nil {
+		return err
+	}
+	w := out.Stdout
+	if f.out == "-" {
+		w = out.Stderr
+	}
+	fmt.Fprintf(w, "%s with %v: passwords match\n", s.Name(), peer)
+	fmt.Fprintf(w, "session key fingerprint: %s\n", pakeFingerprint(key))
+	return nil
 }
 
 // maxPassword is the longest password, in bytes, that pake takes: far
@@ -209,17 +229,8 @@ func readFirstLine(name string, limit int64) ([]byte, error) {
 	return bytes.Clone(line), nil
 }
 
-// The framing of the messages (the command's doc gives the wire format):
-// the hello, then package pake's msg1, msg2 and msg3, and the listener's
-// one-byte verdict. A one-byte 0x00 in place of msg3 or of the verdict
-// says that the sender's check failed.
-const (
-	pakeHello    = "pqkem pake v1\x00"
-	pakeMaxFrame = 1 << 16
-	pakeAbort    = 0x00
-	pakeAccept   = 0x01
-	pakeFPLabel  = "pqkem pake v1 fingerprint"
-)
+// pakeFPLabel starts the input of the key's fingerprint.
+const pakeFPLabel = "pqkem pake v1 fingerprint"
 
 // errPakeMismatch is what both sides report when the key exchange
 // shows that the passwords differ.
@@ -243,17 +254,16 @@ type pakeExchange struct {
 type pakeListener struct {
 	creds         *pake.Credentials
 	timeout       time.Duration
-	stopAccepting func() // called when the last attempt is spent
-
-	mu       sync.Mutex
-	attempts int  // msg2s sent
-	done     bool // a verdict came: no further msg2
+	limit         *pake.AttemptLimit // the msg2s left
+	stopAccepting func()             // called when the last attempt is spent
 }
 
-func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
+// pakeListen serves peers until one exchange ends in a verdict, and
+// returns the key and the peer of a successful one.
+func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) ([]byte, net.Addr, error) {
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer ln.Close()
 	fmt.Fprintf(out.Stderr, "pqkem pake: listening on %v (%s)\n", ln.Addr(), creds.Scheme().Name())
@@ -262,14 +272,12 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 	}
 	results := make(chan pakeExchange)
 	pool := newConnPool(pakeMaxPeers)
-	l := &pakeListener{creds: creds, timeout: f.timeout, stopAccepting: pool.stopAccepting}
+	l := &pakeListener{creds: creds, timeout: f.timeout, limit: pake.NewAttemptLimit(pakeMaxAttempts), stopAccepting: pool.stopAccepting}
 	accepting := pool.start(ln, func(conn net.Conn) { results <- l.serve(conn) })
 	// stop ends the accept loop and the connections still served, and
 	// waits for them; their results are dropped.
 	stop := func() {
-		l.mu.Lock()
-		l.done = true
-		l.mu.Unlock()
+		l.limit.Stop()
 		pool.stopAccepting()
 		pool.closeAll()
 		go func() {
@@ -290,42 +298,35 @@ func pakeListen(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
 			served++
 			if r.verdict {
 				stop()
-				if r.err != nil {
-					return r.err
-				}
-				pakePrintSuccess(out, creds, r.peer, r.key)
-				return nil
+				return r.key, r.peer, r.err
 			}
 			failed++
 			fmt.Fprintf(out.Stderr, "pqkem pake: %v: %v\n", r.peer, r.err)
 		}
-		l.mu.Lock()
-		exhausted := l.attempts >= pakeMaxAttempts
-		l.mu.Unlock()
+		exhausted := l.limit.Remaining() == 0
 		if !exhausted && accepting != nil || served < pool.acceptedCount() {
 			continue
 		}
 		stop()
 		switch {
 		case exhausted:
-			return fmt.Errorf("%d peers got msg2 and did not confirm a key: stopped, as each could test one password", pakeMaxAttempts)
+			return nil, nil, fmt.Errorf("%d peers got msg2 and did not confirm a key: stopped, as each could test one password", pakeMaxAttempts)
 		case failed > 0:
-			return fmt.Errorf("no peer completed the exchange in %v (%d failed)", f.timeout, failed)
+			return nil, nil, fmt.Errorf("no peer completed the exchange in %v (%d failed)", f.timeout, failed)
 		}
 		if ne, ok := errors.AsType[net.Error](acceptErr); ok && ne.Timeout() {
-			return fmt.Errorf("waiting for a peer: no connection in %v", f.timeout)
+			return nil, nil, fmt.Errorf("waiting for a peer: no connection in %v", f.timeout)
 		}
-		return fmt.Errorf("waiting for a peer: %w", acceptErr)
+		return nil, nil, fmt.Errorf("waiting for a peer: %w", acceptErr)
 	}
 }
 
 // serve runs the exchange with one peer, within l.timeout from now.
 func (l *pakeListener) serve(conn net.Conn) pakeExchange {
 	r := pakeExchange{peer: conn.RemoteAddr()}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(l.timeout))
-	r.key, r.err = pakeRespond(conn, l.creds, l.attempt)
-	r.verdict = r.err == nil || errors.Is(r.err, errPakeMismatch)
+	key, err := pake.Server(context.Background(), conn, &pake.Config{Credentials: l.creds, Timeout: l.timeout, Attempt: l.attempt})
+	r.key, r.err = key, pakeError(err)
+	r.verdict = err == nil || errors.Is(err, pake.ErrPasswordMismatch)
 	return r
 }
 
@@ -333,136 +334,52 @@ func (l *pakeListener) serve(conn net.Conn) pakeExchange {
 // the last one, the listener stops accepting connections: no later peer
 // could get a msg2.
 func (l *pakeListener) attempt() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.done || l.attempts >= pakeMaxAttempts {
+	if err := l.limit.Take(); err != nil {
 		return errors.New("no more attempts: the listener is stopping")
 	}
-	l.attempts++
-	if l.attempts == pakeMaxAttempts {
+	if l.limit.Remaining() == 0 {
 		l.stopAccepting()
 	}
 	return nil
 }
 
-// pakeRespond runs the listener's side of the exchange on conn, whose
-// deadline is set. It calls attempt before it sends msg2, and sends it
-// only if attempt returns nil.
-func pakeRespond(conn net.Conn, creds *pake.Credentials, attempt func() error) ([]byte, error) {
-	s := creds.Scheme()
-	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn)}
-	hello, err := rw.read(len(pakeHello) + 64)
+// pakeConnect runs the connecting side, within -timeout for the
+// connection and the whole exchange.
+func pakeConnect(creds *pake.Credentials, f *pakeFlags) ([]byte, net.Addr, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
+	defer cancel()
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
-		return nil, err
-	}
-	name, ok := strings.CutPrefix(string(hello), pakeHello)
-	if !ok {
-		return nil, errors.New("the peer does not speak pqkem pake v1")
-	}
-	if name != s.Name() {
-		return nil, fmt.Errorf("scheme mismatch: the peer uses %q, this side %q (see -scheme)", name, s.Name())
-	}
-	msg1, err := rw.read(s.Msg1Size())
-	if err != nil {
-		return nil, err
-	}
-	if len(msg1) != s.Msg1Size() {
-		return nil, fmt.Errorf("invalid msg1 length %d, want %d", len(msg1), s.Msg1Size())
-	}
-	if err := attempt(); err != nil {
-		return nil, err
-	}
-	r, msg2, err := creds.Respond(msg1)
-	if err != nil {
-		return nil, err
-	}
-	if err := rw.write(msg2); err != nil {
-		return nil, err
-	}
-	msg3, err := rw.read(pake.Msg3Size)
-	if err != nil {
-		return nil, fmt.Errorf("waiting for key confirmation: %w", err)
-	}
-	if len(msg3) == 1 && msg3[0] == pakeAbort {
-		// The initiator's check of msg2 failed.
-		return nil, errPakeMismatch
-	}
-	key, err := r.Finish(msg3)
-	if errors.Is(err, pake.ErrPasswordMismatch) {
-		rw.write([]byte{pakeAbort}) // tell the initiator; best effort
-		return nil, errPakeMismatch
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := rw.write([]byte{pakeAccept}); err != nil {
-		clear(key)
-		return nil, err
-	}
-	return key, nil
-}
-
-func pakeConnect(out *cli.Output, creds *pake.Credentials, f *pakeFlags) error {
-	deadline := time.Now().Add(f.timeout) // for the whole exchange
-	d := net.Dialer{Deadline: deadline}
-	conn, err := d.Dial("tcp", f.addr)
-	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer conn.Close()
-	conn.SetDeadline(deadline)
-	key, err := pakeInitiate(conn, creds)
+	key, err := pake.Client(ctx, conn, &pake.Config{Credentials: creds, Timeout: -1})
 	if err != nil {
-		return err
+		return nil, nil, pakeError(err)
 	}
-	pakePrintSuccess(out, creds, conn.RemoteAddr(), key)
-	return nil
+	return key, conn.RemoteAddr(), nil
 }
 
-// pakeInitiate runs the connecting side of the exchange on conn, whose
-// deadline is set.
-func pakeInitiate(conn net.Conn, creds *pake.Credentials) ([]byte, error) {
-	s := creds.Scheme()
-	rw := &pakeFramer{conn: conn, r: bufio.NewReader(conn)}
-	if err := rw.write([]byte(pakeHello + s.Name())); err != nil {
-		return nil, err
+// pakeError says an error of pake.Client or pake.Server as the command
+// reports it: without the package's prefix, "password mismatch" for a
+// mismatch, and a reminder of the flag that matters for a timeout or
+// another scheme.
+func pakeError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, pake.ErrPasswordMismatch):
+		return errPakeMismatch
 	}
-	st, msg1, err := creds.Start()
-	if err != nil {
-		return nil, err
+	msg := strings.TrimPrefix(err.Error(), "pake: ")
+	switch {
+	case errors.Is(err, pake.ErrTimeout):
+		msg += " (-timeout is for the whole exchange)"
+	case errors.Is(err, pake.ErrProtocol) && strings.HasPrefix(msg, "scheme mismatch"):
+		msg += " (see -scheme)"
 	}
-	if err := rw.write(msg1); err != nil {
-		return nil, err
-	}
-	msg2, err := rw.read(s.Msg2Size())
-	if err != nil {
-		return nil, err
-	}
-	if len(msg2) != s.Msg2Size() {
-		return nil, fmt.Errorf("invalid msg2 length %d, want %d", len(msg2), s.Msg2Size())
-	}
-	key, msg3, err := st.Finish(msg2)
-	if errors.Is(err, pake.ErrPasswordMismatch) {
-		rw.write([]byte{pakeAbort}) // tell the listener; best effort
-		return nil, errPakeMismatch
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := rw.write(msg3); err != nil {
-		clear(key)
-		return nil, err
-	}
-	ack, err := rw.read(1)
-	if err != nil {
-		clear(key)
-		return nil, fmt.Errorf("waiting for the listener's acknowledgement: %w", err)
-	}
-	if len(ack) != 1 || ack[0] != pakeAccept {
-		clear(key)
-		return nil, errPakeMismatch
-	}
-	return key, nil
+	return errors.New(msg)
 }
 
 // fingerprint is what both sides print: the first 8 bytes of SHA3-256 of a
@@ -471,57 +388,4 @@ func pakeFingerprint(key []byte) string {
 	h := sha3.Sum256(append([]byte(pakeFPLabel), key...))
 	x := hex.EncodeToString(h[:8])
 	return x[0:4] + " " + x[4:8] + " " + x[8:12] + " " + x[12:16]
-}
-
-func pakePrintSuccess(out *cli.Output, creds *pake.Credentials, peer net.Addr, key []byte) {
-	fmt.Fprintf(out.Stdout, "%s with %v: passwords match\n", creds.Scheme().Name(), peer)
-	fmt.Fprintf(out.Stdout, "session key fingerprint: %s\n", pakeFingerprint(key))
-	clear(key)
-}
-
-// pakeFramer reads and writes length-prefixed frames, within the
-// deadline of the whole exchange set on the connection.
-type pakeFramer struct {
-	conn net.Conn
-	r    *bufio.Reader
-}
-
-func (f *pakeFramer) write(payload []byte) error {
-	buf := encbin.BigEndian.AppendUint32(make([]byte, 0, 4+len(payload)), uint32(len(payload)))
-	_, err := f.conn.Write(append(buf, payload...))
-	if ne, ok := err.(net.Error); ok && ne.Timeout() {
-		return errors.New("timed out sending to the peer (-timeout is for the whole exchange)")
-	}
-	if err != nil {
-		return fmt.Errorf("sending to the peer: %w", err)
-	}
-	return nil
-}
-
-// read reads one frame of at most max bytes.
-func (f *pakeFramer) read(max int) ([]byte, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(f.r, hdr[:]); err != nil {
-		return nil, pakeReadError(err)
-	}
-	n := encbin.BigEndian.Uint32(hdr[:])
-	if n == 0 || n > uint32(max) || n > pakeMaxFrame {
-		return nil, fmt.Errorf("invalid message from the peer: frame length %d, want 1 to %d", n, max)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(f.r, buf); err != nil {
-		return nil, pakeReadError(err)
-	}
-	return buf, nil
-}
-
-func pakeReadError(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return errors.New("the peer closed the connection")
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return errors.New("timed out waiting for the peer (-timeout is for the whole exchange)")
-	}
-	return fmt.Errorf("reading from the peer: %w", err)
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	encbin "encoding/binary"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -297,7 +299,7 @@ func TestPakeListenDeadline(t *testing.T) {
 		t.Errorf("after %v, past -timeout %v: the listener answered %d bytes", timeout*3/2, timeout, n)
 	}
 	l := waitResult(t, lres)
-	if l.code != exitError || !strings.Contains(l.stderr, "timed out waiting for the peer") {
+	if l.code != exitError || !strings.Contains(l.stderr, "timed out waiting for msg1 (-timeout is for the whole exchange)") {
 		t.Errorf("listen: exit %d, stderr %q", l.code, l.stderr)
 	}
 }
@@ -372,5 +374,154 @@ func TestPakePasswordFile(t *testing.T) {
 	code, _, stderr := pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-password-file", ok}, pakeTestArgs...)...)
 	if code != exitError || strings.Contains(stderr, "password") || !strings.Contains(stderr, "connect") {
 		t.Errorf("a 1024-byte password: exit %d, stderr %q; want a connection error", code, stderr)
+	}
+}
+
+// TestPakeWireCompat runs the command's listener and connecting side
+// against package pake's Client and Server on loopback, with the same and
+// with different passwords: the two speak one wire format.
+func TestPakeWireCompat(t *testing.T) {
+	s := pake.Default()
+	kdf := &pake.Argon2Params{Time: 1, Memory: 64, Threads: 1}
+	creds := func(pw string) *pake.Credentials {
+		c, err := pake.NewCredentials(s, []byte(pw), "client", "server", kdf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	for _, pw := range []string{"pw", "other"} {
+		for _, cmdIsServer := range []bool{true, false} {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			type res struct {
+				key []byte
+				err error
+			}
+			ch := make(chan res, 1)
+			go func() {
+				c, err := ln.Accept()
+				ln.Close()
+				if err != nil {
+					ch <- res{nil, err}
+					return
+				}
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				var r res
+				if cmdIsServer {
+					r.key, r.err = pakeRespondCompat(c, creds("pw"))
+				} else {
+					r.key, r.err = pake.Server(context.Background(), c, &pake.Config{Credentials: creds("pw"), Timeout: 10 * time.Second})
+				}
+				ch <- r
+			}()
+			c, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetDeadline(time.Now().Add(10 * time.Second))
+			var key []byte
+			if cmdIsServer {
+				key, err = pake.Client(context.Background(), c, &pake.Config{Credentials: creds(pw), Timeout: 10 * time.Second})
+			} else {
+				key, err = pakeInitiateCompat(c, creds(pw))
+			}
+			c.Close()
+			r := <-ch
+			if pw == "pw" {
+				if err != nil || r.err != nil || len(key) != 32 || !bytes.Equal(key, r.key) {
+					t.Errorf("command as server %v: client %x, %v; server %x, %v", cmdIsServer, key, err, r.key, r.err)
+				}
+			} else if !pakeIsMismatch(err) || !pakeIsMismatch(r.err) {
+				t.Errorf("command as server %v, wrong password: client %v; server %v", cmdIsServer, err, r.err)
+			}
+		}
+	}
+}
+
+func pakeIsMismatch(err error) bool {
+	return errors.Is(err, pake.ErrPasswordMismatch) || errors.Is(err, errPakeMismatch)
+}
+
+// TestPakeOut checks -out: both sides write the same 32-byte key with
+// mode 0600, a mismatch writes nothing, an existing file needs -force
+// (checked before the exchange), and - puts the key on standard output
+// and the other lines on standard error.
+func TestPakeOut(t *testing.T) {
+	dir := t.TempDir()
+	pw := pakePasswordFile(t, "pw")
+	args := append([]string{"-password-file", pw}, pakeTestArgs...)
+	lkey, ckey := filepath.Join(dir, "l.key"), filepath.Join(dir, "c.key")
+	addr, lres := startListener(t, append(args, "-out", lkey)...)
+	code, cout, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-out", ckey}, args...)...)
+	l := waitResult(t, lres)
+	if code != exitOK || l.code != exitOK {
+		t.Fatalf("connect: %d %s\nlisten: %d %s", code, cerr, l.code, l.stderr)
+	}
+	kl, err1 := os.ReadFile(lkey)
+	kc, err2 := os.ReadFile(ckey)
+	if err1 != nil || err2 != nil || len(kl) != pake.SessionKeySize || !bytes.Equal(kl, kc) {
+		t.Fatalf("keys: %x %v / %x %v", kl, err1, kc, err2)
+	}
+	if fc := fingerprintRE.FindStringSubmatch(cout); fc == nil || fc[1] != pakeFingerprint(kc) {
+		t.Errorf("the fingerprint is not the key's: %q", cout)
+	}
+	for _, p := range []string{lkey, ckey} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v, %v; want mode 0600", p, fi.Mode(), err)
+		}
+	}
+
+	// An existing file without -force: refused before anything else.
+	code, _, cerr = pqkem(t, append([]string{"pake", "connect", "-addr", "127.0.0.1:1", "-out", ckey}, args...)...)
+	if code != exitError || !strings.Contains(cerr, "-force") {
+		t.Errorf("existing -out: exit %d, stderr %q", code, cerr)
+	}
+	// The password file is an input: it cannot be the output.
+	code, _, cerr = pqkem(t, append([]string{"pake", "connect", "-addr", "127.0.0.1:1", "-out", pw, "-force"}, args...)...)
+	if code != exitUsage {
+		t.Errorf("-out the password file: exit %d, stderr %q", code, cerr)
+	}
+
+	// A mismatch writes no file.
+	none := filepath.Join(dir, "none")
+	addr, lres = startListener(t, append(args, "-out", none)...)
+	code, _, _ = pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-password-file", pakePasswordFile(t, "other"), "-out", none + "2"}, pakeTestArgs...)...)
+	if l := waitResult(t, lres); code != exitError || l.code != exitError {
+		t.Fatalf("mismatch: exit %d and %d", code, l.code)
+	}
+	for _, p := range []string{none, none + "2"} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s written after a mismatch", p)
+		}
+	}
+
+	// -out -: the key alone on standard output.
+	addr, lres = startListener(t, args...)
+	code, cout, cerr = pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-out", "-"}, args...)...)
+	l = waitResult(t, lres)
+	if code != exitOK || len(cout) != pake.SessionKeySize || !strings.Contains(cerr, "session key fingerprint: "+pakeFingerprint([]byte(cout))) {
+		t.Errorf("-out -: exit %d, stdout %x, stderr %q", code, cout, cerr)
+	}
+	if fl := fingerprintRE.FindStringSubmatch(l.stdout); fl == nil || fl[1] != pakeFingerprint([]byte(cout)) {
+		t.Errorf("the listener's fingerprint differs: %q", l.stdout)
+	}
+}
+
+// TestPakeSchemeMismatch checks that a listener names the peer's scheme
+// and the flag to change.
+func TestPakeSchemeMismatch(t *testing.T) {
+	base := append([]string{"-password-file", pakePasswordFile(t, "pw")}, pakeTestArgs...)
+	addr, lres := startListener(t, append(base, "-timeout", "1s")...)
+	code, _, cerr := pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-scheme", "NoIC-C1-ML-KEM-512"}, base...)...)
+	l := waitResult(t, lres)
+	if code != exitError || cerr == "" {
+		t.Errorf("connect: exit %d, stderr %q", code, cerr)
+	}
+	if !strings.Contains(l.stderr, `scheme mismatch: the peer uses "NoIC-C1-ML-KEM-512", this side "Tempo-C1-ML-KEM-768" (see -scheme)`) {
+		t.Errorf("listen: stderr %q", l.stderr)
 	}
 }

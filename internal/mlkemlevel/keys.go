@@ -1,6 +1,9 @@
 package mlkemlevel
 
-import "github.com/pqkem/pqkem/internal/fips203"
+import (
+	"github.com/pqkem/pqkem/internal/fips203"
+	"github.com/pqkem/pqkem/internal/secret"
+)
 
 // The adapter from fips203's per-level key types to DecapsulationKey and
 // EncapsulationKey, written once and instantiated in the table.
@@ -62,13 +65,15 @@ func newLevel[DK, EK any, PDK interface {
 
 func (o *levelOps[DK, EK, PDK, PEK]) generateKey(l *Level) DecapsulationKey {
 	dk := &decapsulationKey[DK, EK, PDK, PEK]{l: l}
-	o.keyGen(&dk.key, l.params)
+	secret.Do(func() { o.keyGen(&dk.key, l.params) })
 	return dk
 }
 
 func (o *levelOps[DK, EK, PDK, PEK]) newDecapsulationKey(l *Level, seed []byte) (DecapsulationKey, error) {
 	dk := &decapsulationKey[DK, EK, PDK, PEK]{l: l}
-	if err := o.fromSeed(&dk.key, l.params, seed); err != nil {
+	var err error
+	secret.Do(func() { err = o.fromSeed(&dk.key, l.params, seed) })
+	if err != nil {
 		return nil, err
 	}
 	return dk, nil
@@ -76,7 +81,9 @@ func (o *levelOps[DK, EK, PDK, PEK]) newDecapsulationKey(l *Level, seed []byte) 
 
 func (o *levelOps[DK, EK, PDK, PEK]) newDecapsulationKeyExpanded(l *Level, b []byte) (DecapsulationKey, error) {
 	dk := &decapsulationKey[DK, EK, PDK, PEK]{l: l}
-	if err := o.fromExpanded(&dk.key, l.params, b); err != nil {
+	var err error
+	secret.Do(func() { err = o.fromExpanded(&dk.key, l.params, b) })
+	if err != nil {
 		return nil, err
 	}
 	return dk, nil
@@ -122,7 +129,9 @@ func (dk *decapsulationKey[DK, EK, PDK, PEK]) ExpandedBytes() []byte {
 
 func (dk *decapsulationKey[DK, EK, PDK, PEK]) Decapsulate(ciphertext []byte) ([]byte, error) {
 	var K [SharedKeySize]byte
-	if err := PDK(&dk.key).Decapsulate(&K, ciphertext); err != nil {
+	var err error
+	secret.Do(func() { err = PDK(&dk.key).Decapsulate(&K, ciphertext) })
+	if err != nil {
 		return nil, err
 	}
 	return K[:], nil
@@ -150,7 +159,8 @@ func (ek *encapsulationKey[EK, PEK]) Bytes() []byte {
 
 func (ek *encapsulationKey[EK, PEK]) Encapsulate() (sharedKey, ciphertext []byte) {
 	var K [SharedKeySize]byte
-	c := PEK(ek.key).Encapsulate(&K, make([]byte, 0, ek.l.CiphertextSize()))
+	c := make([]byte, 0, ek.l.CiphertextSize())
+	secret.Do(func() { c = PEK(ek.key).Encapsulate(&K, c) })
 	return K[:], c
 }
 

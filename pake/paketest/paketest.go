@@ -9,6 +9,7 @@
 package paketest
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/pqkem/pqkem/internal/derand"
@@ -60,4 +61,36 @@ func checkLen(name string, b []byte) error {
 		return fmt.Errorf("paketest: invalid %s length %d, want 32", name, len(b))
 	}
 	return nil
+}
+
+var (
+	a0, errA0     = derand.Lookup[pake.Sampler]("pake.A0VariableTime")
+	find, errFind = derand.Lookup[func(pake.Protocol, int, pake.Sampler) (*pake.Scheme, error)]("pake.Find")
+)
+
+// A0VariableTime returns FIPS 203 SampleNTT (Algorithm 7) as a PAKE
+// sampler, the paper's A0. Its running time depends on its seed, which
+// depends on the password: an attacker who times a party can test
+// password guesses offline. It is UNSAFE for real passwords and is here
+// for comparisons and benchmarks only; package pake refuses it.
+func A0VariableTime() pake.Sampler { return a0 }
+
+// NewNoIC is [pake.NewNoIC] that also takes [A0VariableTime]: with it,
+// the KEM is FIPS 203 ML-KEM, and the scheme leaks the password through
+// timing.
+func NewNoIC(level int, smp pake.Sampler) (*pake.Scheme, error) {
+	return newScheme(pake.NoIC, level, smp)
+}
+
+// NewTempo is [pake.NewTempo] that also takes [A0VariableTime] for the
+// mask, which then leaks the password through timing.
+func NewTempo(level int, smp pake.Sampler) (*pake.Scheme, error) {
+	return newScheme(pake.Tempo, level, smp)
+}
+
+func newScheme(proto pake.Protocol, level int, smp pake.Sampler) (*pake.Scheme, error) {
+	if errFind != nil || errA0 != nil {
+		return nil, fmt.Errorf("paketest: %w", errors.Join(errFind, errA0))
+	}
+	return find(proto, level, smp)
 }
