@@ -22,11 +22,46 @@ import (
 	"sync/atomic"
 )
 
-// Levels of PQKEM_CPU, in increasing order.
+// A Level is a vector instruction level of the module's assembly, lowest
+// first. Packages with assembly keep an unexported copy of Max, which
+// their tests lower to run every path in one go test.
+type Level int
+
+// The levels, as PQKEM_CPU names them.
 const (
-	levelGeneric = iota
-	levelAVX2
-	levelAVX512
+	LevelGeneric Level = iota // no vector assembly (AES-NI may still run)
+	LevelAVX2                 // AVX2 and BMI2 (VEX, ymm)
+	LevelAVX512               // AVX-512F and AVX-512VL besides (EVEX, 32 registers)
+)
+
+// levelNames are the names of PQKEM_CPU, by level.
+var levelNames = [...]string{LevelGeneric: "generic", LevelAVX2: "avx2", LevelAVX512: "avx512"}
+
+func (l Level) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return "unknown"
+	}
+	return levelNames[l]
+}
+
+// Max returns the highest level the CPU and the build run, as PQKEM_CPU
+// allows. It is chosen once, when the process starts, and ForceGeneric
+// does not change it.
+func Max() Level {
+	switch {
+	case hasAVX512:
+		return LevelAVX512
+	case hasAVX2:
+		return LevelAVX2
+	}
+	return LevelGeneric
+}
+
+// Levels of PQKEM_CPU, in increasing order, as ints.
+const (
+	levelGeneric = int(LevelGeneric)
+	levelAVX2    = int(LevelAVX2)
+	levelAVX512  = int(LevelAVX512)
 )
 
 // envLevel is the highest level PQKEM_CPU allows.
