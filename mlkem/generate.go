@@ -79,18 +79,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey{{.N}} struct {
-	// ek is what EncapsulationKey returns: its pointer, into key, is set
-	// when the key is made (nil in a zero DecapsulationKey{{.N}}). It comes
-	// first, so that the garbage collector scans one word of the key.
-	ek  EncapsulationKey{{.N}}
 	key fips203.DecapsulationKey{{.N}}
-}
-
-// newDecapsulationKey{{.N}} allocates a key, with ek set.
-func newDecapsulationKey{{.N}}() *DecapsulationKey{{.N}} {
-	dk := new(DecapsulationKey{{.N}})
-	dk.ek.key = dk.key.EncapsulationKey()
-	return dk
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey{{.N}})(nil)
@@ -100,7 +89,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey{{.N}})(nil)
 //
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
-	dk := newDecapsulationKey{{.N}}()
+	dk := new(DecapsulationKey{{.N}})
 	fips203.GenerateKey(&dk.key, fips203.MLKEM{{.N}})
 	return dk, nil
 }
@@ -109,7 +98,7 @@ func GenerateKey{{.N}}() (*DecapsulationKey{{.N}}, error) {
 // d || z, as returned by [DecapsulationKey{{.N}}.Bytes]: FIPS 203
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
-	dk := newDecapsulationKey{{.N}}()
+	dk := new(DecapsulationKey{{.N}})
 	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM{{.N}}, seed); err != nil {
 		return nil, err
 	}
@@ -124,7 +113,7 @@ func NewDecapsulationKey{{.N}}(seed []byte) (*DecapsulationKey{{.N}}, error) {
 // A key parsed this way has no seed: its Bytes method returns nil. Prefer
 // the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded{{.N}}(dk []byte) (*DecapsulationKey{{.N}}, error) {
-	k := newDecapsulationKey{{.N}}()
+	k := new(DecapsulationKey{{.N}})
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM{{.N}}, dk); err != nil {
 		return nil, err
 	}
@@ -167,13 +156,9 @@ func (dk *DecapsulationKey{{.N}}) Decapsulate(ciphertext []byte) (sharedKey []by
 // EncapsulationKey returns the public encapsulation key necessary to produce
 // ciphertexts.
 func (dk *DecapsulationKey{{.N}}) EncapsulationKey() *EncapsulationKey{{.N}} {
-	// Keys never change once made, so the encapsulation key shares the
-	// parsed state (the matrix included) with dk instead of copying it,
-	// and the key holds the wrapper too: nothing is allocated.
-	if dk.ek.key == nil {
-		return &EncapsulationKey{{.N}}{key: dk.key.EncapsulationKey()}
-	}
-	return &dk.ek
+	// Keys never change once made, so the encapsulation key can share the
+	// parsed state (the matrix included) with dk instead of copying it.
+	return &EncapsulationKey{{.N}}{key: dk.key.EncapsulationKey()}
 }
 
 // Encapsulator returns the encapsulation key, like

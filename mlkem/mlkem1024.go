@@ -35,18 +35,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey1024 struct {
-	// ek is what EncapsulationKey returns: its pointer, into key, is set
-	// when the key is made (nil in a zero DecapsulationKey1024). It comes
-	// first, so that the garbage collector scans one word of the key.
-	ek  EncapsulationKey1024
 	key fips203.DecapsulationKey1024
-}
-
-// newDecapsulationKey1024 allocates a key, with ek set.
-func newDecapsulationKey1024() *DecapsulationKey1024 {
-	dk := new(DecapsulationKey1024)
-	dk.ek.key = dk.key.EncapsulationKey()
-	return dk
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey1024)(nil)
@@ -56,7 +45,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey1024)(nil)
 //
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey1024() (*DecapsulationKey1024, error) {
-	dk := newDecapsulationKey1024()
+	dk := new(DecapsulationKey1024)
 	fips203.GenerateKey(&dk.key, fips203.MLKEM1024)
 	return dk, nil
 }
@@ -65,7 +54,7 @@ func GenerateKey1024() (*DecapsulationKey1024, error) {
 // d || z, as returned by [DecapsulationKey1024.Bytes]: FIPS 203
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey1024(seed []byte) (*DecapsulationKey1024, error) {
-	dk := newDecapsulationKey1024()
+	dk := new(DecapsulationKey1024)
 	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM1024, seed); err != nil {
 		return nil, err
 	}
@@ -80,7 +69,7 @@ func NewDecapsulationKey1024(seed []byte) (*DecapsulationKey1024, error) {
 // A key parsed this way has no seed: its Bytes method returns nil. Prefer
 // the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded1024(dk []byte) (*DecapsulationKey1024, error) {
-	k := newDecapsulationKey1024()
+	k := new(DecapsulationKey1024)
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM1024, dk); err != nil {
 		return nil, err
 	}
@@ -123,13 +112,9 @@ func (dk *DecapsulationKey1024) Decapsulate(ciphertext []byte) (sharedKey []byte
 // EncapsulationKey returns the public encapsulation key necessary to produce
 // ciphertexts.
 func (dk *DecapsulationKey1024) EncapsulationKey() *EncapsulationKey1024 {
-	// Keys never change once made, so the encapsulation key shares the
-	// parsed state (the matrix included) with dk instead of copying it,
-	// and the key holds the wrapper too: nothing is allocated.
-	if dk.ek.key == nil {
-		return &EncapsulationKey1024{key: dk.key.EncapsulationKey()}
-	}
-	return &dk.ek
+	// Keys never change once made, so the encapsulation key can share the
+	// parsed state (the matrix included) with dk instead of copying it.
+	return &EncapsulationKey1024{key: dk.key.EncapsulationKey()}
 }
 
 // Encapsulator returns the encapsulation key, like

@@ -35,18 +35,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey512 struct {
-	// ek is what EncapsulationKey returns: its pointer, into key, is set
-	// when the key is made (nil in a zero DecapsulationKey512). It comes
-	// first, so that the garbage collector scans one word of the key.
-	ek  EncapsulationKey512
 	key fips203.DecapsulationKey512
-}
-
-// newDecapsulationKey512 allocates a key, with ek set.
-func newDecapsulationKey512() *DecapsulationKey512 {
-	dk := new(DecapsulationKey512)
-	dk.ek.key = dk.key.EncapsulationKey()
-	return dk
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey512)(nil)
@@ -56,7 +45,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey512)(nil)
 //
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey512() (*DecapsulationKey512, error) {
-	dk := newDecapsulationKey512()
+	dk := new(DecapsulationKey512)
 	fips203.GenerateKey(&dk.key, fips203.MLKEM512)
 	return dk, nil
 }
@@ -65,7 +54,7 @@ func GenerateKey512() (*DecapsulationKey512, error) {
 // d || z, as returned by [DecapsulationKey512.Bytes]: FIPS 203
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey512(seed []byte) (*DecapsulationKey512, error) {
-	dk := newDecapsulationKey512()
+	dk := new(DecapsulationKey512)
 	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM512, seed); err != nil {
 		return nil, err
 	}
@@ -80,7 +69,7 @@ func NewDecapsulationKey512(seed []byte) (*DecapsulationKey512, error) {
 // A key parsed this way has no seed: its Bytes method returns nil. Prefer
 // the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded512(dk []byte) (*DecapsulationKey512, error) {
-	k := newDecapsulationKey512()
+	k := new(DecapsulationKey512)
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM512, dk); err != nil {
 		return nil, err
 	}
@@ -123,13 +112,9 @@ func (dk *DecapsulationKey512) Decapsulate(ciphertext []byte) (sharedKey []byte,
 // EncapsulationKey returns the public encapsulation key necessary to produce
 // ciphertexts.
 func (dk *DecapsulationKey512) EncapsulationKey() *EncapsulationKey512 {
-	// Keys never change once made, so the encapsulation key shares the
-	// parsed state (the matrix included) with dk instead of copying it,
-	// and the key holds the wrapper too: nothing is allocated.
-	if dk.ek.key == nil {
-		return &EncapsulationKey512{key: dk.key.EncapsulationKey()}
-	}
-	return &dk.ek
+	// Keys never change once made, so the encapsulation key can share the
+	// parsed state (the matrix included) with dk instead of copying it.
+	return &EncapsulationKey512{key: dk.key.EncapsulationKey()}
 }
 
 // Encapsulator returns the encapsulation key, like

@@ -35,18 +35,7 @@ const (
 //
 // It implements [crypto.Decapsulator].
 type DecapsulationKey768 struct {
-	// ek is what EncapsulationKey returns: its pointer, into key, is set
-	// when the key is made (nil in a zero DecapsulationKey768). It comes
-	// first, so that the garbage collector scans one word of the key.
-	ek  EncapsulationKey768
 	key fips203.DecapsulationKey768
-}
-
-// newDecapsulationKey768 allocates a key, with ek set.
-func newDecapsulationKey768() *DecapsulationKey768 {
-	dk := new(DecapsulationKey768)
-	dk.ek.key = dk.key.EncapsulationKey()
-	return dk
 }
 
 var _ crypto.Decapsulator = (*DecapsulationKey768)(nil)
@@ -56,7 +45,7 @@ var _ crypto.Decapsulator = (*DecapsulationKey768)(nil)
 //
 // The error is always nil; it is there to match crypto/mlkem.
 func GenerateKey768() (*DecapsulationKey768, error) {
-	dk := newDecapsulationKey768()
+	dk := new(DecapsulationKey768)
 	fips203.GenerateKey(&dk.key, fips203.MLKEM768)
 	return dk, nil
 }
@@ -65,7 +54,7 @@ func GenerateKey768() (*DecapsulationKey768, error) {
 // d || z, as returned by [DecapsulationKey768.Bytes]: FIPS 203
 // ML-KEM.KeyGen_internal. The seed must be uniformly random.
 func NewDecapsulationKey768(seed []byte) (*DecapsulationKey768, error) {
-	dk := newDecapsulationKey768()
+	dk := new(DecapsulationKey768)
 	if err := fips203.NewDecapsulationKeyFromSeed(&dk.key, fips203.MLKEM768, seed); err != nil {
 		return nil, err
 	}
@@ -80,7 +69,7 @@ func NewDecapsulationKey768(seed []byte) (*DecapsulationKey768, error) {
 // A key parsed this way has no seed: its Bytes method returns nil. Prefer
 // the seed form wherever you store keys.
 func NewDecapsulationKeyExpanded768(dk []byte) (*DecapsulationKey768, error) {
-	k := newDecapsulationKey768()
+	k := new(DecapsulationKey768)
 	if err := fips203.NewDecapsulationKeyExpanded(&k.key, fips203.MLKEM768, dk); err != nil {
 		return nil, err
 	}
@@ -123,13 +112,9 @@ func (dk *DecapsulationKey768) Decapsulate(ciphertext []byte) (sharedKey []byte,
 // EncapsulationKey returns the public encapsulation key necessary to produce
 // ciphertexts.
 func (dk *DecapsulationKey768) EncapsulationKey() *EncapsulationKey768 {
-	// Keys never change once made, so the encapsulation key shares the
-	// parsed state (the matrix included) with dk instead of copying it,
-	// and the key holds the wrapper too: nothing is allocated.
-	if dk.ek.key == nil {
-		return &EncapsulationKey768{key: dk.key.EncapsulationKey()}
-	}
-	return &dk.ek
+	// Keys never change once made, so the encapsulation key can share the
+	// parsed state (the matrix included) with dk instead of copying it.
+	return &EncapsulationKey768{key: dk.key.EncapsulationKey()}
 }
 
 // Encapsulator returns the encapsulation key, like
