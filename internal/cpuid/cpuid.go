@@ -31,7 +31,7 @@ type Level int
 const (
 	LevelGeneric Level = iota // no vector assembly (AES-NI may still run)
 	LevelAVX2                 // AVX2 and BMI2 (VEX, ymm)
-	LevelAVX512               // AVX-512F and AVX-512VL besides (EVEX, 32 registers)
+	LevelAVX512               // AVX-512F, VL and BW besides (EVEX, 32 registers)
 )
 
 // levelNames are the names of PQKEM_CPU, by level.
@@ -101,9 +101,10 @@ func AVX2() bool {
 func HasAVX2() bool { return hasAVX2 }
 
 // HasAVX512 reports whether the CPU, build and PQKEM_CPU support
-// AVX-512F and AVX-512VL (EVEX-encoded instructions and 32 registers, on
-// ymm as well as zmm; the flags include the OS's saving of the zmm and
-// mask registers), besides the AVX2 path. ForceGeneric does not change
+// AVX-512F, AVX-512VL and AVX-512BW (EVEX-encoded instructions, the byte
+// and word ones included, and 32 registers, on ymm as well as zmm; the
+// flags include the OS's saving of the zmm and mask registers), besides
+// the AVX2 path. ForceGeneric does not change
 // it: the packages that use AVX-512 check AVX2 first, or choose among
 // their paths themselves.
 func HasAVX512() bool { return hasAVX512 }
