@@ -114,6 +114,8 @@ func BenchmarkDecaps(b *testing.B) {
 // call parses its key from bytes (the encapsulation key, or the expanded
 // FIPS 203 decapsulation key) and then operates. crypto/mlkem has no
 // expanded-key import, so its decapsulation row parses the 64-byte seed.
+// Key generation returns the encapsulation key and the expanded
+// decapsulation key as bytes.
 func BenchmarkBytesIn(b *testing.B) {
 	seed := make([]byte, 64)
 	for i := range seed {
@@ -124,6 +126,17 @@ func BenchmarkBytesIn(b *testing.B) {
 		ekBytes := dk.Encapsulator().Bytes()
 		dkBytes := dk.ExpandedBytes()
 		_, c := dk.Encapsulator().Encapsulate()
+		// Key generation in the C shape: the seed in, both encodings out.
+		b.Run(l.name+"/op=keygen/impl=pqkem", func(b *testing.B) {
+			for b.Loop() {
+				dk, err := l.newKey(seed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				dk.Encapsulator().Bytes()
+				dk.ExpandedBytes()
+			}
+		})
 		b.Run(l.name+"/op=encaps/impl=pqkem", func(b *testing.B) {
 			for b.Loop() {
 				ek, err := l.newEK(ekBytes)

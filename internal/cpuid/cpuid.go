@@ -22,11 +22,46 @@ import (
 	"sync/atomic"
 )
 
-// Levels of PQKEM_CPU, in increasing order.
+// A Level is a vector instruction level of the module's assembly, lowest
+// first. Packages with assembly keep an unexported copy of Max, which
+// their tests lower to run every path in one go test.
+type Level int
+
+// The levels, as PQKEM_CPU names them.
 const (
-	levelGeneric = iota
-	levelAVX2
-	levelAVX512
+	LevelGeneric Level = iota // no vector assembly (AES-NI may still run)
+	LevelAVX2                 // AVX2 and BMI2 (VEX, ymm)
+	LevelAVX512               // AVX-512F, VL and BW besides (EVEX, 32 registers)
+)
+
+// levelNames are the names of PQKEM_CPU, by level.
+var levelNames = [...]string{LevelGeneric: "generic", LevelAVX2: "avx2", LevelAVX512: "avx512"}
+
+func (l Level) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return "unknown"
+	}
+	return levelNames[l]
+}
+
+// Max returns the highest level the CPU and the build run, as PQKEM_CPU
+// allows. It is chosen once, when the process starts, and ForceGeneric
+// does not change it.
+func Max() Level {
+	switch {
+	case hasAVX512:
+		return LevelAVX512
+	case hasAVX2:
+		return LevelAVX2
+	}
+	return LevelGeneric
+}
+
+// Levels of PQKEM_CPU, in increasing order, as ints.
+const (
+	levelGeneric = int(LevelGeneric)
+	levelAVX2    = int(LevelAVX2)
+	levelAVX512  = int(LevelAVX512)
 )
 
 // envLevel is the highest level PQKEM_CPU allows.
@@ -66,9 +101,10 @@ func AVX2() bool {
 func HasAVX2() bool { return hasAVX2 }
 
 // HasAVX512 reports whether the CPU, build and PQKEM_CPU support
-// AVX-512F and AVX-512VL (EVEX-encoded instructions and 32 registers, on
-// ymm as well as zmm; the flags include the OS's saving of the zmm and
-// mask registers), besides the AVX2 path. ForceGeneric does not change
+// AVX-512F, AVX-512VL and AVX-512BW (EVEX-encoded instructions, the byte
+// and word ones included, and 32 registers, on ymm as well as zmm; the
+// flags include the OS's saving of the zmm and mask registers), besides
+// the AVX2 path. ForceGeneric does not change
 // it: the packages that use AVX-512 check AVX2 first, or choose among
 // their paths themselves.
 func HasAVX512() bool { return hasAVX512 }

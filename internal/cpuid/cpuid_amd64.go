@@ -7,7 +7,7 @@ import "golang.org/x/sys/cpu"
 // What the CPU and OS support, before PQKEM_CPU.
 var (
 	cpuAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
-	cpuAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
+	cpuAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW
 )
 
 // x/sys/cpu reports VAES only with AVX-512 (HasAVX512VAES), which CPUs

@@ -40,3 +40,20 @@ func TestLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestMax checks Max against the flags, and prints the levels this process
+// runs (go test -v shows it; .ci/run prints it).
+func TestMax(t *testing.T) {
+	want := LevelGeneric
+	if HasAVX2() {
+		want = LevelAVX2
+	}
+	if HasAVX512() {
+		want = LevelAVX512
+	}
+	if got := Max(); got != want {
+		t.Errorf("Max() = %v, want %v", got, want)
+	}
+	t.Logf("assembly levels run: up to %v (PQKEM_CPU=%q; avx2 %v, avx512 %v, vaes %v)",
+		Max(), os.Getenv("PQKEM_CPU"), HasAVX2(), HasAVX512(), HasVAES())
+}

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package fips203
 
 import (
@@ -17,7 +19,7 @@ func benchImpls(b *testing.B, f func(b *testing.B)) {
 		b.Run("impl=avx2", f)
 	}
 	b.Run("impl=generic", func(b *testing.B) {
-		defer cpuid.ForceGeneric(true)()
+		defer forceLevel(cpuid.LevelGeneric)()
 		f(b)
 	})
 }
@@ -142,7 +144,7 @@ func BenchmarkSamplePolyCBD(b *testing.B) {
 				})
 			}
 			b.Run("impl=generic", func(b *testing.B) {
-				defer cpuid.ForceGeneric(true)()
+				defer forceLevel(cpuid.LevelGeneric)()
 				for b.Loop() {
 					samplePolyCBD(&f, buf, eta)
 				}

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package fips203
 
 import (
@@ -67,10 +69,10 @@ func TestOpsAsmVsGeneric(t *testing.T) {
 			for i := range seed {
 				seed[i] = byte(r.Uint32())
 			}
-			restore := cpuid.ForceGeneric(true)
+			restore := forceLevel(cpuid.LevelGeneric)
 			generic := opsTranscript(t, p, &seed)
 			restore()
-			if !useAVX2() {
+			if !avx2() {
 				t.Fatal("assembly path not restored")
 			}
 			asm := opsTranscript(t, p, &seed)
@@ -139,7 +141,7 @@ func FuzzInnerProductAsm(f *testing.F) {
 			e = &ee
 		}
 		var want, got nttElement
-		restore := cpuid.ForceGeneric(true)
+		restore := forceLevel(cpuid.LevelGeneric)
 		innerProduct(&want, a[:], 1, b[:], bc[:], k, e)
 		restore()
 		innerProduct(&got, a[:], 1, b[:], bc[:], k, e)
@@ -177,7 +179,7 @@ func FuzzDecode12Asm(f *testing.F) {
 		requireAVX2(t)
 		b := append(data, make([]byte, encodingSize12)...)[:encodingSize12]
 		var g nttElement
-		restore := cpuid.ForceGeneric(true)
+		restore := forceLevel(cpuid.LevelGeneric)
 		valid := byteDecode12Secret(&g, b)
 		restore()
 		var h nttElement

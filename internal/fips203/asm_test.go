@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package fips203
 
 import (
@@ -38,14 +40,6 @@ func edgeRings(bound int) []ringElement {
 		ramp[i] = fieldElement(i * 13 % bound)
 	}
 	return append(out, alt, ramp)
-}
-
-func randomBounded(r *rand.Rand, bound int) ringElement {
-	var f ringElement
-	for i := range f {
-		f[i] = fieldElement(r.IntN(bound))
-	}
-	return f
 }
 
 func checkNTT(t testing.TB, f ringElement) {
@@ -195,7 +189,7 @@ var compressionWidths = []uint8{1, 4, 5, 10, 11}
 
 func checkCompressEncode(t testing.TB, f ringElement, d uint8) {
 	t.Helper()
-	restore := cpuid.ForceGeneric(true)
+	restore := forceLevel(cpuid.LevelGeneric)
 	want := ringCompressAndEncode(nil, &f, d)
 	restore()
 	// Surround the output with canaries to catch stray stores.
@@ -218,7 +212,7 @@ func checkCompressEncode(t testing.TB, f ringElement, d uint8) {
 func checkDecodeDecompress(t testing.TB, b []byte, d uint8) {
 	t.Helper()
 	var g, h ringElement
-	restore := cpuid.ForceGeneric(true)
+	restore := forceLevel(cpuid.LevelGeneric)
 	ringDecodeAndDecompress(&g, b, d)
 	restore()
 	decodeDecompressAVX2(&h, b, d)
@@ -274,7 +268,7 @@ func TestDecodeDecompressAsm(t *testing.T) {
 			for i := range f {
 				f[i] = decompress(f[i], d)
 			}
-			restore := cpuid.ForceGeneric(true)
+			restore := forceLevel(cpuid.LevelGeneric)
 			b := ringCompressAndEncode(nil, &f, d)
 			restore()
 			checkDecodeDecompress(t, b, d)
@@ -297,7 +291,7 @@ func TestDecodeDecompressAsm(t *testing.T) {
 
 func checkEncodeDecode12(t testing.TB, f nttElement) {
 	t.Helper()
-	restore := cpuid.ForceGeneric(true)
+	restore := forceLevel(cpuid.LevelGeneric)
 	want := byteEncode12(nil, &f)
 	var g1 nttElement
 	valid1 := byteDecode12Secret(&g1, want)
@@ -459,7 +453,7 @@ func TestInnerProductAsm(t *testing.T) {
 			for _, stride := range []int{1, k} {
 				for _, ep := range []*nttElement{nil, &e} {
 					var want, got nttElement
-					restore := cpuid.ForceGeneric(true)
+					restore := forceLevel(cpuid.LevelGeneric)
 					innerProduct(&want, a[1:], stride, b[:], bc[:], k, ep)
 					restore()
 					innerProduct(&got, a[1:], stride, b[:], bc[:], k, ep)

@@ -2,30 +2,21 @@
 
 package fips203
 
-// Without assembly, only the generic Go code runs. The AVX2 names exist so
-// that the dispatching code compiles everywhere; they are never called.
+// The dispatch without assembly: the same names as dispatch_amd64.go, each
+// running its Go form.
 
-func useAVX2() bool { return false }
+func ntt(f *ringElement) *nttElement                      { return nttGeneric(f) }
+func inverseNTT(f *nttElement) *ringElement               { return inverseNTTGeneric(f) }
+func (c *nttCache) compute(b *nttElement)                 { c.computeGeneric(b) }
+func encode12(out *[encodingSize12]byte, f *nttElement)   { encode12Generic(out, f) }
+func decode12(b *[encodingSize12]byte, f *nttElement) int { return decode12Generic(b, f) }
+func compressEncode(out []byte, f *ringElement, d uint8)  { compressEncodeGeneric(out, f, d) }
+func decodeDecompress(f *ringElement, b []byte, d uint8)  { decodeDecompressGeneric(f, b, d) }
+func polyAdd(f, a, b *ringElement)                        { polyAddGeneric(f, a, b) }
+func polySub(f, a, b *ringElement)                        { polySubGeneric(f, a, b) }
+func samplePolyCBD(f *ringElement, b []byte, eta int)     { samplePolyCBDGeneric(f, b, eta) }
+func rejectionSample(a *nttElement, k int, b []byte) int  { return rejectionSampleGeneric(a, k, b) }
 
-func nttAVX2(f *[256]uint16)                   { panic(errNoAsm) }
-func inverseNTTAVX2(f *[256]uint16)            { panic(errNoAsm) }
-func cacheAVX2(c *[128]uint16, b *[256]uint16) { panic(errNoAsm) }
-
-func compressEncodeAVX2(out []byte, f *ringElement, d uint8) { panic(errNoAsm) }
-func decodeDecompressAVX2(f *ringElement, b []byte, d uint8) { panic(errNoAsm) }
-func encode12AVX2(b *[384]byte, f *[256]uint16)              { panic(errNoAsm) }
-func decode12AVX2(f *[256]uint16, b *[384]byte) int          { panic(errNoAsm) }
-
-func samplePolyCBDAVX2(f *ringElement, b []byte, eta int) { panic(errNoAsm) }
-
-func polyAddAVX2(f, a, b *[256]uint16) { panic(errNoAsm) }
-func polySubAVX2(f, a, b *[256]uint16) { panic(errNoAsm) }
-
-func innerProductAVX2(f, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int) {
-	panic(errNoAsm)
+func innerProductChecked(f *nttElement, a []nttElement, stride int, b []nttElement, bc []nttCache, k int, e *nttElement) {
+	innerProductGeneric(f, a, stride, b, bc, k, e)
 }
-func innerProductAddAVX2(f, a *[256]uint16, aStride uintptr, b *[256]uint16, bc *[128]uint16, k int, e *[256]uint16) {
-	panic(errNoAsm)
-}
-
-const errNoAsm = "fips203: assembly called without assembly support"

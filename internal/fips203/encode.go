@@ -12,10 +12,13 @@ const encodingSize12 = n * 12 / 8
 // byteEncode12 appends ByteEncode12(f) to b (Algorithm 5, d = 12).
 func byteEncode12(b []byte, f *nttElement) []byte {
 	b, out := sliceForAppend(b, encodingSize12)
-	if useAVX2() {
-		encode12AVX2((*[encodingSize12]byte)(out), (*[n]uint16)(f))
-		return b
-	}
+	encode12((*[encodingSize12]byte)(out), f)
+	return b
+}
+
+// encode12Generic writes ByteEncode12(f) to out: the Go form of encode12
+// (dispatch_*.go).
+func encode12Generic(out *[encodingSize12]byte, f *nttElement) {
 	for i := 0; i < n; i += 2 {
 		x := uint32(f[i]) | uint32(f[i+1])<<12
 		o := out[3*i/2 : 3*i/2+3]
@@ -23,32 +26,16 @@ func byteEncode12(b []byte, f *nttElement) []byte {
 		o[1] = byte(x >> 8)
 		o[2] = byte(x >> 16)
 	}
-	return b
 }
 
 var errModulus = errors.New("coefficient not reduced modulo q")
 
 // byteDecode12Check implements ByteDecode12 (Algorithm 6, d = 12) for an
 // encapsulation key and performs the modulus check of FIPS 203, section 7.2:
-// it fails if any 12-bit value is q or more. The key is public, so returning
-// early on the check is safe.
+// it fails if any 12-bit value is q or more, and f is then unspecified.
 func byteDecode12Check(f *nttElement, b []byte) error {
-	b = b[:encodingSize12]
-	if useAVX2() {
-		// The assembly decodes everything and reports the check at the
-		// end; f is unspecified on error, as here.
-		if decode12AVX2((*[n]uint16)(f), (*[encodingSize12]byte)(b)) != 1 {
-			return errModulus
-		}
-		return nil
-	}
-	for i := 0; i < n; i += 2 {
-		x := uint32(b[3*i/2]) | uint32(b[3*i/2+1])<<8 | uint32(b[3*i/2+2])<<16
-		d1, d2 := uint16(x&0xfff), uint16(x>>12)
-		if d1 >= q || d2 >= q {
-			return errModulus
-		}
-		f[i], f[i+1] = fieldElement(d1), fieldElement(d2)
+	if decode12((*[encodingSize12]byte)(b[:encodingSize12]), f) != 1 {
+		return errModulus
 	}
 	return nil
 }
@@ -58,10 +45,12 @@ func byteDecode12Check(f *nttElement, b []byte) error {
 // (the encoding KeyGen produces) as 1 or 0, without branching on the
 // coefficients; values of q or more are stored reduced modulo q.
 func byteDecode12Secret(f *nttElement, b []byte) (valid int) {
-	b = b[:encodingSize12]
-	if useAVX2() {
-		return decode12AVX2((*[n]uint16)(f), (*[encodingSize12]byte)(b))
-	}
+	return decode12((*[encodingSize12]byte)(b[:encodingSize12]), f)
+}
+
+// decode12Generic is the Go form of decode12 (dispatch_*.go), which
+// byteDecode12Secret and byteDecode12Check run.
+func decode12Generic(b *[encodingSize12]byte, f *nttElement) (valid int) {
 	var bad uint32
 	for i := 0; i < n; i += 2 {
 		x := uint32(b[3*i/2]) | uint32(b[3*i/2+1])<<8 | uint32(b[3*i/2+2])<<16
@@ -78,10 +67,13 @@ func byteDecode12Secret(f *nttElement, b []byte) (valid int) {
 // 1 <= d <= 11.
 func ringCompressAndEncode(b []byte, f *ringElement, d uint8) []byte {
 	b, out := sliceForAppend(b, n*int(d)/8)
-	if useAVX2() {
-		compressEncodeAVX2(out, f, d)
-		return b
-	}
+	compressEncode(out, f, d)
+	return b
+}
+
+// compressEncodeGeneric writes ByteEncode_d(Compress_d(f)) to out, which
+// holds exactly 32 d bytes: the Go form of compressEncode (dispatch_*.go).
+func compressEncodeGeneric(out []byte, f *ringElement, d uint8) {
 	var acc uint64
 	var bits uint8
 	o := 0
@@ -95,17 +87,18 @@ func ringCompressAndEncode(b []byte, f *ringElement, d uint8) []byte {
 			bits -= 8
 		}
 	}
-	return b
 }
 
 // ringDecodeAndDecompress sets f to Decompress_d(ByteDecode_d(b)), for
 // 1 <= d <= 11. Every d-bit value is in range, so there is nothing to check.
 func ringDecodeAndDecompress(f *ringElement, b []byte, d uint8) {
-	b = b[:n*int(d)/8]
-	if useAVX2() {
-		decodeDecompressAVX2(f, b, d)
-		return
-	}
+	decodeDecompress(f, b[:n*int(d)/8], d)
+}
+
+// decodeDecompressGeneric sets f to Decompress_d(ByteDecode_d(b)), b
+// holding exactly 32 d bytes: the Go form of decodeDecompress
+// (dispatch_*.go).
+func decodeDecompressGeneric(f *ringElement, b []byte, d uint8) {
 	var acc uint64
 	var bits uint8
 	mask := uint64(1)<<d - 1

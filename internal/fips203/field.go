@@ -106,23 +106,17 @@ func decompress(y uint16, d uint8) fieldElement {
 	return fieldElement(x >> d)
 }
 
-// polyAdd sets f = a + b, coefficient by coefficient. f may alias a or b.
-func polyAdd(f, a, b *ringElement) {
-	if useAVX2() {
-		polyAddAVX2((*[n]uint16)(f), (*[n]uint16)(a), (*[n]uint16)(b))
-		return
-	}
+// polyAddGeneric sets f = a + b, coefficient by coefficient: the Go form
+// of polyAdd (dispatch_*.go). f may alias a or b.
+func polyAddGeneric(f, a, b *ringElement) {
 	for i := range f {
 		f[i] = fieldAdd(a[i], b[i])
 	}
 }
 
-// polySub sets f = a - b, coefficient by coefficient. f may alias a or b.
-func polySub(f, a, b *ringElement) {
-	if useAVX2() {
-		polySubAVX2((*[n]uint16)(f), (*[n]uint16)(a), (*[n]uint16)(b))
-		return
-	}
+// polySubGeneric sets f = a - b, coefficient by coefficient: the Go form
+// of polySub (dispatch_*.go). f may alias a or b.
+func polySubGeneric(f, a, b *ringElement) {
 	for i := range f {
 		f[i] = fieldSub(a[i], b[i])
 	}

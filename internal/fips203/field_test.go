@@ -246,3 +246,12 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// randomBounded returns a polynomial of coefficients below bound.
+func randomBounded(r *rand.Rand, bound int) ringElement {
+	var f ringElement
+	for i := range f {
+		f[i] = fieldElement(r.IntN(bound))
+	}
+	return f
+}

@@ -2,13 +2,15 @@ package fips203
 
 // The number-theoretic transform of FIPS 203, section 4.3.
 //
-// ntt, inverseNTT, nttCache.compute and innerProduct dispatch, on amd64
-// with AVX2, to assembly twins (asm_amd64.s, generated from _asm/main.go)
-// that return the very same values as the readable Go references
-// (nttGeneric, inverseNTTGeneric, computeGeneric, and the nttAccumulator
-// loop of innerProduct). The tests compare them bit for bit.
+// ntt, inverseNTT, nttCache.compute and innerProduct dispatch (in
+// dispatch_amd64.go, and dispatch_noasm.go where there is no assembly), on
+// amd64 with AVX2, to assembly twins (asm_amd64.s, generated from
+// _asm/main.go) that return the very same values as the readable Go
+// references (nttGeneric, inverseNTTGeneric, computeGeneric and
+// innerProductGeneric). The tests compare them bit for bit.
 
 //go:generate go run -C _asm . -out ../asm_amd64.s -stubs ../asm_stub_amd64.go -pkg fips203
+//go:generate go run -C _sampleasm . -out ../sample_amd64.s -stubs ../sample_stub_amd64.go -pkg fips203
 
 // nttElement is a polynomial in the NTT domain T_q: 128 degree-one
 // polynomials modulo X^2 - zeta^(2 BitRev7(i) + 1), stored as pairs.
@@ -56,22 +58,14 @@ func fieldPow(x fieldElement, e uint32) fieldElement {
 	return r
 }
 
-// ntt computes NTT(f) in place (FIPS 203, Algorithm 9). The coefficients
-// of f must be in [0, q), as every caller's are (CBD samples and
-// decompressed values).
+// nttGeneric computes NTT(f) in place (FIPS 203, Algorithm 9): the Go
+// form of ntt (dispatch_*.go). The coefficients of f must be in [0, q), as
+// every caller's are (CBD samples and decompressed values).
 //
 // The butterflies reduce lazily: a Shoup multiplication returns a value in
 // [0, 2q), so each layer widens the range of the coefficients by 2q, and
 // after the seven layers they are below 15q < 2^16. One Barrett reduction at
 // the end brings them back to [0, q).
-func ntt(f *ringElement) *nttElement {
-	if useAVX2() {
-		nttAVX2((*[n]uint16)(f))
-		return (*nttElement)(f)
-	}
-	return nttGeneric(f)
-}
-
 func nttGeneric(f *ringElement) *nttElement {
 	k := 1
 	for length := 128; length >= 2; length /= 2 {
@@ -95,16 +89,9 @@ func nttGeneric(f *ringElement) *nttElement {
 	return (*nttElement)(f)
 }
 
-// inverseNTT computes NTT^-1(f) in place (FIPS 203, Algorithm 10), with
-// coefficients kept in [0, 2q) between layers.
-func inverseNTT(f *nttElement) *ringElement {
-	if useAVX2() {
-		inverseNTTAVX2((*[n]uint16)(f))
-		return (*ringElement)(f)
-	}
-	return inverseNTTGeneric(f)
-}
-
+// inverseNTTGeneric computes NTT^-1(f) in place (FIPS 203, Algorithm
+// 10), with coefficients kept in [0, 2q) between layers: the Go form of
+// inverseNTT (dispatch_*.go).
 func inverseNTTGeneric(f *nttElement) *ringElement {
 	k := 127
 	for length := 2; length <= 128; length *= 2 {
@@ -137,14 +124,8 @@ var nInverseShoup = shoupConstant(nInverse)
 // for them once.
 type nttCache [n / 2]fieldElement
 
-func (c *nttCache) compute(b *nttElement) {
-	if useAVX2() {
-		cacheAVX2((*[n / 2]uint16)(c), (*[n]uint16)(b))
-		return
-	}
-	c.computeGeneric(b)
-}
-
+// computeGeneric sets c to the cache of b: the Go form of compute
+// (dispatch_*.go).
 func (c *nttCache) computeGeneric(b *nttElement) {
 	for i := range c {
 		c[i] = fieldMulShoup(b[2*i+1], gammas[i], gammasShoup[i])
@@ -195,16 +176,12 @@ func innerProduct(f *nttElement, a []nttElement, stride int, b []nttElement, bc 
 	}
 	_ = a[(k-1)*stride] // every a_j the assembly reads is in a
 	_, _ = b[k-1], bc[k-1]
-	if useAVX2() {
-		if e == nil {
-			innerProductAVX2((*[n]uint16)(f), (*[n]uint16)(&a[0]), uintptr(stride)*2*n,
-				(*[n]uint16)(&b[0]), (*[n / 2]uint16)(&bc[0]), k)
-		} else {
-			innerProductAddAVX2((*[n]uint16)(f), (*[n]uint16)(&a[0]), uintptr(stride)*2*n,
-				(*[n]uint16)(&b[0]), (*[n / 2]uint16)(&bc[0]), k, (*[n]uint16)(e))
-		}
-		return
-	}
+	innerProductChecked(f, a, stride, b, bc, k, e)
+}
+
+// innerProductGeneric is the Go form of innerProductChecked
+// (dispatch_*.go): innerProduct once its arguments are checked.
+func innerProductGeneric(f *nttElement, a []nttElement, stride int, b []nttElement, bc []nttCache, k int, e *nttElement) {
 	var acc nttAccumulator
 	for j := range k {
 		acc.mulAdd(&a[j*stride], &b[j], &bc[j])

@@ -1,5 +1,7 @@
 package fips203
 
+import "github.com/pqkem/pqkem/internal/cpuid"
+
 // Params is an ML-KEM parameter set (FIPS 203, section 8, Table 2).
 //
 // The three levels share one implementation: the algorithms loop to
@@ -57,3 +59,9 @@ func (p *Params) DecapsulationKeySize() int { return 2*encodingSize12*p.k + 96 }
 func (p *Params) CiphertextSize() int { return 32 * (int(p.du)*p.k + int(p.dv)) }
 
 func (p *Params) c1Size() int { return 32 * int(p.du) * p.k }
+
+// level is the assembly level this package runs: cpuid.Max(), chosen once
+// when the process starts (the CPU, the build, PQKEM_CPU). Tests lower it
+// to run the generic path too (forEachLevel); nothing else writes it.
+// Only dispatch_amd64.go reads it.
+var level = cpuid.Max()

@@ -96,17 +96,6 @@ func rejectionSampleGeneric(a *nttElement, k int, b []byte) int {
 	return k
 }
 
-// samplePolyCBD implements SamplePolyCBD_eta (FIPS 203, Algorithm 8) for
-// eta = 2 and 3, reading 64 * eta bytes of b: with AVX2 (asm_amd64.s) where
-// it may run, else samplePolyCBDGeneric. Both are constant time.
-func samplePolyCBD(f *ringElement, b []byte, eta int) {
-	if useAVX2() {
-		samplePolyCBDAVX2(f, b, eta)
-		return
-	}
-	samplePolyCBDGeneric(f, b, eta)
-}
-
 // samplePolyCBDGeneric implements SamplePolyCBD_eta (FIPS 203, Algorithm 8)
 // for eta = 2 and 3, reading 64 * eta bytes of b. It is constant time: each
 // coefficient is a difference of bit counts, reduced modulo q with a mask.

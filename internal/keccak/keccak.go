@@ -18,7 +18,7 @@
 // (BenchmarkSHAKE, BenchmarkPermute). Which permutation runs is chosen once,
 // at init, from the CPU (see internal/cpuid):
 //
-//   - with AVX-512F and AVX-512VL, keccakF1600x4AVX512 keeps the whole state
+//   - with AVX-512F, VL and BW, keccakF1600x4AVX512 keeps the whole state
 //     in the 32 ymm registers;
 //   - with AVX2 (and BMI2), keccakF1600x4AVX2;
 //   - everywhere else, under the purego build tag, or when a test calls

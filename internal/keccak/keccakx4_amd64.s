@@ -773,7 +773,7 @@ loop:
 	RET
 
 // func keccakF1600x4AVX512(a *[25][4]uint64)
-// Requires: AVX, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·keccakF1600x4AVX512(SB), NOSPLIT, $0-8
 	MOVQ a+0(FP), AX
 
@@ -859,30 +859,30 @@ loop512:
 	// rho and pi (Algorithms 2 and 3): rotate each lane into the
 	// register of the lane pi moves it to, the last one into a free
 	// register.
-	VPROLQ $0x2c, Y6, Y25
-	VPROLQ $0x14, Y9, Y6
-	VPROLQ $0x3d, Y22, Y9
-	VPROLQ $0x27, Y14, Y22
-	VPROLQ $0x12, Y20, Y14
-	VPROLQ $0x3e, Y2, Y20
-	VPROLQ $0x2b, Y12, Y2
-	VPROLQ $0x19, Y13, Y12
-	VPROLQ $0x08, Y19, Y13
-	VPROLQ $0x38, Y23, Y19
-	VPROLQ $0x29, Y15, Y23
-	VPROLQ $0x1b, Y4, Y15
-	VPROLQ $0x0e, Y24, Y4
-	VPROLQ $0x02, Y21, Y24
-	VPROLQ $0x37, Y8, Y21
-	VPROLQ $0x2d, Y16, Y8
-	VPROLQ $0x24, Y5, Y16
-	VPROLQ $0x1c, Y3, Y5
-	VPROLQ $0x15, Y18, Y3
-	VPROLQ $0x0f, Y17, Y18
-	VPROLQ $0x0a, Y11, Y17
-	VPROLQ $0x06, Y7, Y11
-	VPROLQ $0x03, Y10, Y7
-	VPROLQ $0x01, Y1, Y10
+	VPROLQ  $0x2c, Y6, Y25
+	VPROLQ  $0x14, Y9, Y6
+	VPROLQ  $0x3d, Y22, Y9
+	VPROLQ  $0x27, Y14, Y22
+	VPROLQ  $0x12, Y20, Y14
+	VPROLQ  $0x3e, Y2, Y20
+	VPROLQ  $0x2b, Y12, Y2
+	VPROLQ  $0x19, Y13, Y12
+	VPSHUFB keccakRol8<>+0(SB), Y19, Y13
+	VPSHUFB keccakRol56<>+0(SB), Y23, Y19
+	VPROLQ  $0x29, Y15, Y23
+	VPROLQ  $0x1b, Y4, Y15
+	VPROLQ  $0x0e, Y24, Y4
+	VPROLQ  $0x02, Y21, Y24
+	VPROLQ  $0x37, Y8, Y21
+	VPROLQ  $0x2d, Y16, Y8
+	VPROLQ  $0x24, Y5, Y16
+	VPROLQ  $0x1c, Y3, Y5
+	VPROLQ  $0x15, Y18, Y3
+	VPROLQ  $0x0f, Y17, Y18
+	VPROLQ  $0x0a, Y11, Y17
+	VPROLQ  $0x06, Y7, Y11
+	VPROLQ  $0x03, Y10, Y7
+	VPROLQ  $0x01, Y1, Y10
 
 	// chi (Algorithm 4): plane 0
 	VMOVDQA64  Y0, Y1
@@ -984,30 +984,30 @@ loop512:
 	// rho and pi (Algorithms 2 and 3): rotate each lane into the
 	// register of the lane pi moves it to, the last one into a free
 	// register.
-	VPROLQ $0x2c, Y6, Y1
-	VPROLQ $0x14, Y9, Y6
-	VPROLQ $0x3d, Y22, Y9
-	VPROLQ $0x27, Y14, Y22
-	VPROLQ $0x12, Y20, Y14
-	VPROLQ $0x3e, Y2, Y20
-	VPROLQ $0x2b, Y12, Y2
-	VPROLQ $0x19, Y13, Y12
-	VPROLQ $0x08, Y19, Y13
-	VPROLQ $0x38, Y23, Y19
-	VPROLQ $0x29, Y15, Y23
-	VPROLQ $0x1b, Y4, Y15
-	VPROLQ $0x0e, Y24, Y4
-	VPROLQ $0x02, Y21, Y24
-	VPROLQ $0x37, Y8, Y21
-	VPROLQ $0x2d, Y16, Y8
-	VPROLQ $0x24, Y5, Y16
-	VPROLQ $0x1c, Y3, Y5
-	VPROLQ $0x15, Y18, Y3
-	VPROLQ $0x0f, Y17, Y18
-	VPROLQ $0x0a, Y11, Y17
-	VPROLQ $0x06, Y7, Y11
-	VPROLQ $0x03, Y10, Y7
-	VPROLQ $0x01, Y25, Y10
+	VPROLQ  $0x2c, Y6, Y1
+	VPROLQ  $0x14, Y9, Y6
+	VPROLQ  $0x3d, Y22, Y9
+	VPROLQ  $0x27, Y14, Y22
+	VPROLQ  $0x12, Y20, Y14
+	VPROLQ  $0x3e, Y2, Y20
+	VPROLQ  $0x2b, Y12, Y2
+	VPROLQ  $0x19, Y13, Y12
+	VPSHUFB keccakRol8<>+0(SB), Y19, Y13
+	VPSHUFB keccakRol56<>+0(SB), Y23, Y19
+	VPROLQ  $0x29, Y15, Y23
+	VPROLQ  $0x1b, Y4, Y15
+	VPROLQ  $0x0e, Y24, Y4
+	VPROLQ  $0x02, Y21, Y24
+	VPROLQ  $0x37, Y8, Y21
+	VPROLQ  $0x2d, Y16, Y8
+	VPROLQ  $0x24, Y5, Y16
+	VPROLQ  $0x1c, Y3, Y5
+	VPROLQ  $0x15, Y18, Y3
+	VPROLQ  $0x0f, Y17, Y18
+	VPROLQ  $0x0a, Y11, Y17
+	VPROLQ  $0x06, Y7, Y11
+	VPROLQ  $0x03, Y10, Y7
+	VPROLQ  $0x01, Y25, Y10
 
 	// chi (Algorithm 4): plane 0
 	VMOVDQA64  Y0, Y25

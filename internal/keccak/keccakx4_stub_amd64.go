@@ -16,11 +16,13 @@ package keccak
 //go:noescape
 func keccakF1600x4AVX2(a *[25][4]uint64)
 
-// keccakF1600x4AVX512 is keccakF1600x4AVX2 with AVX-512F and
-// AVX-512VL on YMM registers: the 25 four-way lanes stay in 25 of the
-// 32 registers for all 24 rounds, VPROLQ rotates, and VPTERNLOGQ does
-// chi and the three-input XORs of theta. pi is a renaming of registers,
-// undone every second round.
+// keccakF1600x4AVX512 is keccakF1600x4AVX2 with AVX-512F, VL and BW
+// on YMM registers: the 25 four-way lanes stay in 25 of the 32
+// registers for all 24 rounds, VPROLQ rotates (VPSHUFB the two lanes
+// rotated by 8 and 56 bits, which takes them off the rotate pipes;
+// EVEX VPSHUFB needs AVX-512BW), and VPTERNLOGQ does chi and the
+// three-input XORs of theta. pi is a renaming of registers, undone
+// every second round.
 //
 //go:noescape
 func keccakF1600x4AVX512(a *[25][4]uint64)

@@ -46,7 +46,7 @@ func TestLevelChoice(t *testing.T) {
 	want := levelGeneric
 	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 {
 		want = levelAVX2
-		if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL {
+		if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW {
 			want = levelAVX512
 		}
 	}

@@ -48,6 +48,9 @@ func missing(l level) string {
 		if !cpu.X86.HasAVX512VL {
 			need = append(need, "AVX-512VL")
 		}
+		if !cpu.X86.HasAVX512BW {
+			need = append(need, "AVX-512BW")
+		}
 		fallthrough
 	case levelAVX2:
 		if !cpu.X86.HasAVX2 {

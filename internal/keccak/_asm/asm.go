@@ -169,7 +169,7 @@ func main() {
 	VZEROUPPER()
 	RET()
 
-	permuteAVX512(rcTable)
+	permuteAVX512(rcTable, rol8, rol56)
 	squeeze(168)
 	squeeze(136)
 

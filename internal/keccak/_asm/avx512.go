@@ -40,15 +40,18 @@ func piCycle() (c [24][2]int) {
 
 // permuteAVX512 generates keccakF1600x4AVX512: the four-way permutation
 // with the 25 four-way lanes held in 25 of the 32 YMM registers for all
-// 24 rounds. rcTable holds the round constants at a stride of laneSize.
-func permuteAVX512(rcTable Mem) {
+// 24 rounds. rcTable holds the round constants at a stride of laneSize,
+// rol8 and rol56 the VPSHUFB masks of the rotations by 8 and 56.
+func permuteAVX512(rcTable, rol8, rol56 Mem) {
 	TEXT("keccakF1600x4AVX512", NOSPLIT, "func(a *[25][4]uint64)")
 	Doc(
-		"keccakF1600x4AVX512 is keccakF1600x4AVX2 with AVX-512F and",
-		"AVX-512VL on YMM registers: the 25 four-way lanes stay in 25 of the",
-		"32 registers for all 24 rounds, VPROLQ rotates, and VPTERNLOGQ does",
-		"chi and the three-input XORs of theta. pi is a renaming of registers,",
-		"undone every second round.",
+		"keccakF1600x4AVX512 is keccakF1600x4AVX2 with AVX-512F, VL and BW",
+		"on YMM registers: the 25 four-way lanes stay in 25 of the 32",
+		"registers for all 24 rounds, VPROLQ rotates (VPSHUFB the two lanes",
+		"rotated by 8 and 56 bits, which takes them off the rotate pipes;",
+		"EVEX VPSHUFB needs AVX-512BW), and VPTERNLOGQ does chi and the",
+		"three-input XORs of theta. pi is a renaming of registers, undone",
+		"every second round.",
 	)
 	Pragma("noescape")
 	a := Load(Param("a"), GP64())
@@ -104,9 +107,19 @@ func permuteAVX512(rcTable Mem) {
 		Comment("register.")
 		at := func(k int) int { return cycle[k][0] + 5*cycle[k][1] }
 		spare := free()[0]
-		VPROLQ(U8(uint64(r[cycle[23][0]][cycle[23][1]])), lane[at(23)], spare)
+		rotate := func(k int, dst VecPhysical) {
+			switch n := r[cycle[k][0]][cycle[k][1]]; n {
+			case 8:
+				VPSHUFB(rol8, lane[at(k)], dst)
+			case 56:
+				VPSHUFB(rol56, lane[at(k)], dst)
+			default:
+				VPROLQ(U8(uint64(n)), lane[at(k)], dst)
+			}
+		}
+		rotate(23, spare)
 		for k := 22; k >= 0; k-- {
-			VPROLQ(U8(uint64(r[cycle[k][0]][cycle[k][1]])), lane[at(k)], lane[at(k+1)])
+			rotate(k, lane[at(k+1)])
 		}
 		lane[at(0)] = spare
 
