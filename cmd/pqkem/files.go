@@ -109,11 +109,11 @@ type keyFlags struct {
 
 func addKeyFlags(fs *flag.FlagSet, private bool) *keyFlags {
 	k := &keyFlags{
-		inform: fs.String("inform", "auto", "`format` of the key read: auto (PEM or DER), pem, der or raw (raw needs -alg)"),
-		alg:    fs.String("alg", "", "the key's scheme `NAME`: needed for -inform raw; otherwise, the key must be of this scheme"),
+		inform: fs.String("inform", "auto", "`format` of the key: auto (PEM or DER), pem, der or raw (needs -alg)"),
+		alg:    fs.String("alg", "", "the key's scheme `NAME`: for -inform raw, or to require one"),
 	}
 	if private {
-		k.lenient = fs.Bool("lenient", false, "also accept the pre-RFC 9935 ML-KEM private key encodings (the bare seed or expanded key, OpenSSL's bare-seed and bare-priv)")
+		k.lenient = fs.Bool("lenient", false, "also read the pre-RFC 9935 ML-KEM private key encodings")
 	}
 	return k
 }

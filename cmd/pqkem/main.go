@@ -17,14 +17,21 @@
 //	serve    accept PQNoise connections and forward each to a TCP or Unix service
 //	connect  forward standard input and output, or a local port, over PQNoise to 'pqkem serve'
 //	version  print the version of pqkem and the Go it was built with
-//	help     show help for pqkem or for one command
+//	help     show help for pqkem, one command or one topic
+//
+// The help topics are:
+//
+//	keys     key files: formats, checks, fingerprints, ephemeral-only schemes, names
+//	outputs  how keygen, pub, encap and decap write files, and what a failure leaves
+//	tunnel   serve and connect: addresses, protocol, keys, limits, reloads, ends, signals, log
 //
 // Key files are PKCS#8 and SubjectPublicKeyInfo, PEM or DER, as RFC 9935
 // and OpenSSL 3.5 have them for ML-KEM; see package
 // github.com/pqkem/pqkem/keyfile for every scheme's encoding.
 //
-// Run `pqkem help` for every command's flags, with examples, or
-// `pqkem <command> -h` for one command.
+// Run `pqkem help` for the list of commands and topics, `pqkem help
+// <command>` or `pqkem <command> -h` for a command's flags and examples,
+// and `pqkem help <topic>` for a topic.
 //
 // Exit status: 0 on success, 1 on an operational error (a failed key
 // exchange, a bad file, a wrong key), 2 on a usage error (an unknown
@@ -58,6 +65,7 @@ var program = &cli.Program{
 		cmdConnect,
 		cmdVersion,
 	},
+	Topics: topics,
 }
 
 func main() {

@@ -25,52 +25,6 @@ import (
 // failures, and the run of a listener that stops gracefully. The
 // forwarding itself is package internal/tunnel's.
 
-// tunnelHelp is the part of both commands' help about the protocol, the
-// ends of a stream, the bounds and the log.
-const tunnelHelp = `
-
-The protocol is PQNoise (package github.com/pqkem/pqkem/noise): pqNK, in
-which the client knows the server's static public key beforehand (as a
-pinned certificate), or pqIK, in which the client also has a static key,
-sent encrypted in its first message, and the server accepts only the
-client keys it lists. The KEM is the scheme of the server's key (see
-'pqkem list'; eFrodoKEM is refused: its keys are not safe as long-term
-keys; DHKEM-X25519-HKDF-SHA256 runs, as the classical baseline, but is
-not post-quantum); the cipher and hash default to AESGCM and SHA256,
-and both sides must use the same -cipher and -hash. The protocol name,
-such as Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed at the start.
-
-Each direction of a forwarded connection ends cleanly only when its
-source ended cleanly: a TCP or Unix half-close, or PQNoise's
-authenticated end marker; the end is passed on (a half-close, or the end
-marker), so that a request and its response both get through. Any
-failure (a message that fails authentication, a PQNoise stream that
-ends without its end marker, a reset, -idle, a cut at shutdown) ends
-both sides with a failure: a TCP connection is reset (RST, never a FIN)
-and a PQNoise one ends without its end marker, so that neither peer can
-take it for a complete stream. (A Unix socket cannot be reset: its peer
-sees an end.)
-
-A handshake must complete within -timeout, which also bounds the wait
-for a place among the -max forwarded connections and connecting to -to.
-With -idle, a forwarded connection on which nothing has been read or
-written for that long is ended, as a failure.
-
-On SIGINT or SIGTERM the command stops accepting connections, lets those
-open finish for -grace, then cuts them (a failure, reset), and exits
-with status 0; a second signal cuts them at once, and a third ends the
-command at once (exit status 130 or 143).
-
-Standard error has one line per event, with the UTC time and the remote
-address: the start (listening address, protocol, key fingerprints),
-each connection opened (with the client key's fingerprint in pqIK) and
-closed (its duration and the bytes each way), each failure, and the
-stop. -quiet leaves out the lines of connections that succeed; failures
-are always logged, but at most the first of each cause in a minute in
-full, then one line a minute with the count of each cause. No key
-material and no forwarded data are logged: a fingerprint is the first
-16 bytes of the SHA-256 of a public key, in hex.`
-
 // tunnelConfig is the configuration both commands parse their shared
 // flags into.
 type tunnelConfig struct {
@@ -97,13 +51,13 @@ const (
 )
 
 func (f *tunnelConfig) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers())+" (the same on both sides)")
-	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes())+" (the same on both sides)")
-	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "the longest a handshake, the wait for a place among -max, or connecting to -to may take")
-	fs.DurationVar(&f.idle, "idle", 0, "end a forwarded connection after this `duration` without traffic either way; 0 means no limit")
-	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are cut")
+	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers()))
+	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes()))
+	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "limit on handshake, -max wait, -to dial")
+	fs.DurationVar(&f.idle, "idle", 0, "end a connection idle this long; 0: no limit")
+	fs.DurationVar(&f.grace, "grace", defaultGrace, "how long open connections go on at a stop")
 	fs.IntVar(&f.max, "max", defaultMaxConns, "the most connections forwarded at once")
-	fs.BoolVar(&f.quiet, "quiet", false, "log only failures (rate-limited) and a listener's start and stop, not each connection that succeeds")
+	fs.BoolVar(&f.quiet, "quiet", false, "log no line for the connections that succeed")
 }
 
 // check checks the shared flags and parses -cipher and -hash.
@@ -214,7 +168,7 @@ func readAllowedKeys(name string) ([]kem.EncapsulationKey, error) {
 var failureLogInterval = time.Minute
 
 // newTunnelLog returns the log of a tunnel command: with a summary of
-// the failures if it listens (see tunnelHelp).
+// the failures if it listens (see topicTunnel).
 func newTunnelLog(w io.Writer, command string, quiet, listens bool) *tunnel.Log {
 	interval := time.Duration(0)
 	if listens {
