@@ -102,7 +102,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 			return err
 		}
 		if dk.Scheme().Name() != ek.Scheme().Name() {
-			return fmt.Errorf("-key %s is a %s key, but the server's key (-pub) is %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
+			return fmt.Errorf("-key %s is of %s, but the server's key (-pub) is of %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
 		}
 	}
 	p := c.protocol(dk != nil, ek.Scheme())

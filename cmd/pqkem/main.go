@@ -44,6 +44,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
 )
@@ -74,13 +76,27 @@ func main() {
 }
 
 // schemeFlag looks up the scheme named by an -alg flag; an unknown name
-// is a usage error.
+// is a usage error, with a hint.
 func schemeFlag(name string) (kem.Scheme, error) {
 	s, err := kem.ByName(name)
 	if err != nil {
-		return nil, cli.Usage(err)
+		return nil, cli.WithHint(cli.Usagef("-alg: unknown scheme %q", name), schemeHint(name))
 	}
 	return s, nil
+}
+
+// schemeHint suggests the scheme a mistyped name meant.
+func schemeHint(name string) string {
+	near := cli.Nearest(name, kem.Names())
+	if rest, ok := strings.CutPrefix(strings.ToLower(name), "kyber"); ok {
+		if s, err := kem.ByName("ML-KEM-" + strings.TrimLeft(rest, "-")); err == nil {
+			near = s.Name() // the standard that Kyber became
+		}
+	}
+	if near != "" {
+		return "did you mean " + near + "? 'pqkem list -names' lists every scheme"
+	}
+	return "'pqkem list -names' lists every scheme"
 }
 
 // allSchemes lists the schemes the commands iterate over. Tests replace it.

@@ -167,7 +167,11 @@ func (c *serveCmd) clients(keys *serveKeys) string {
 	if c.allow == "" {
 		return "any client that knows its public key"
 	}
-	return fmt.Sprintf("only the clients whose keys are in %s (%d keys)", displayName(c.allow), len(keys.allowed))
+	n := "1 key"
+	if len(keys.allowed) != 1 {
+		n = fmt.Sprintf("%d keys", len(keys.allowed))
+	}
+	return fmt.Sprintf("only the clients whose keys are in %s (%s)", displayName(c.allow), n)
 }
 
 // loadKeys reads -key and -allow, and checks them together.
@@ -185,7 +189,7 @@ func (c *serveCmd) loadKeys() (*serveKeys, error) {
 		}
 		for i, ak := range k.allowed {
 			if ak.Scheme().Name() != s.Name() {
-				return nil, fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, ak.Scheme().Name(), s.Name())
+				return nil, fmt.Errorf("-allow %s: key %d is of %s, but the server's key is of %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, ak.Scheme().Name(), s.Name())
 			}
 		}
 		cfg.VerifyPeerStaticKey = allowKeys(k.allowed)

@@ -112,7 +112,7 @@ func readTunnelPrivateKey(flagName, name string) (kem.DecapsulationKey, error) {
 	}
 	priv, err := keyfile.DecodePrivateKey(data, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flagName, displayName(name), err)
+		return nil, cli.WithHint(fmt.Errorf("%s %s: %w", flagName, displayName(name), err), keyHint(data, nil, true))
 	}
 	return priv.Key, nil
 }
@@ -125,7 +125,7 @@ func readTunnelPublicKey(flagName, name string) (kem.EncapsulationKey, error) {
 	}
 	pub, err := keyfile.DecodePublicKey(data, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flagName, displayName(name), err)
+		return nil, cli.WithHint(fmt.Errorf("%s %s: %w", flagName, displayName(name), err), keyHint(data, nil, false))
 	}
 	return pub.Key, nil
 }

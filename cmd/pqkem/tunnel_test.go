@@ -334,7 +334,7 @@ func TestTunnelMutual(t *testing.T) {
 	wrong := filepath.Join(dir, "wrong")
 	os.WriteFile(wrong, append(allow, mustRead(t, filepath.Join(dir, "other.pub"))...), 0o644)
 	code, _, stderr = pqkem(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", "127.0.0.1:1", "-allow", wrong)
-	if code != exitError || !strings.Contains(stderr, "key 3 is a ML-KEM-768 key, but the server's key is ML-KEM-512") {
+	if code != exitError || !strings.Contains(stderr, "key 3 is of ML-KEM-768, but the server's key is of ML-KEM-512") {
 		t.Errorf("-allow with a key of another scheme: %d %s", code, stderr)
 	}
 	for _, l := range fingerprintLogRE.FindAllString(srv.log.String(), -1) {
