@@ -20,7 +20,7 @@ import (
 
 var cmdConnect = &cli.Command{
 	Name:    "connect",
-	Summary: "forward standard input and output, or a local port, over PQNoise to 'pqkem serve'",
+	Summary: "tunnel standard input and output, or a local port, to 'pqkem serve'",
 	Args:    "-pub FILE -to ADDR [-key FILE] [-listen ADDR] [flags]",
 	Doc: `
 Connect is the client end of a tunnel: it opens a PQNoise connection to
@@ -42,8 +42,8 @@ apply. 'pqkem help tunnel' has the protocol, keys, ends, limits, log.`,
 	Example: `
 pqkem connect -pub server.pub -to tunnel.example.com:9443
 echo 'GET / HTTP/1.0' | pqkem connect -pub server.pub -to 192.0.2.7:9443
-pqkem connect -pub server.pub -key client.pem -to 192.0.2.7:9443 -listen 127.0.0.1:8000
-ssh -o ProxyCommand='pqkem connect -pub server.pub -to %h:9443 -quiet' host.example.com`,
+pqkem connect -pub server.pub -key me.pem -to host:9443 -listen 127.0.0.1:8000
+ssh -o ProxyCommand='pqkem connect -pub server.pub -to %h:9443 -quiet' myhost`,
 	New: func() cli.Runner { return new(connectCmd) },
 }
 

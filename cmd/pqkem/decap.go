@@ -10,7 +10,7 @@ import (
 var cmdDecap = &cli.Command{
 	Name:    "decap",
 	Summary: "decapsulate a ciphertext with a private key",
-	Args:    "-key FILE -in FILE -secret FILE [-inform FORMAT] [-alg NAME] [-lenient] [-force]",
+	Args:    "-key FILE -in FILE -secret FILE [flags]",
 	Doc: `
 Decap reads a private key and a ciphertext made with 'pqkem encap' (or
 OpenSSL's pkeyutl -encap) for its public key, and writes the shared key,

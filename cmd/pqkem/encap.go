@@ -9,7 +9,7 @@ import (
 var cmdEncap = &cli.Command{
 	Name:    "encap",
 	Summary: "encapsulate a fresh shared key to a public key",
-	Args:    "-pub FILE -out FILE -secret FILE [-inform FORMAT] [-alg NAME] [-force]",
+	Args:    "-pub FILE -out FILE -secret FILE [flags]",
 	Doc: `
 Encap reads a public key (a "PUBLIC KEY" or "PQKEM PUBLIC KEY" file as
 'pqkem pub' writes it, or an X.509 certificate, whose subject key it

@@ -111,7 +111,7 @@ type keyFlags struct {
 
 func addKeyFlags(fs *flag.FlagSet, private bool) *keyFlags {
 	k := &keyFlags{
-		inform: fs.String("inform", "auto", "`format` of the key: auto (PEM or DER), pem, der or raw (needs -alg)"),
+		inform: fs.String("inform", "auto", "`FORMAT` of the key: auto (PEM or DER), pem, der, raw (with -alg)"),
 		alg:    fs.String("alg", "", "the key's scheme `NAME`: for -inform raw, or to require one"),
 	}
 	if private {

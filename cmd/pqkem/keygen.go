@@ -12,7 +12,7 @@ import (
 var cmdKeygen = &cli.Command{
 	Name:    "keygen",
 	Summary: "generate a private key and write it to a file",
-	Args:    "-alg NAME -out FILE [-pub FILE] [-format pem|der|raw] [-force]",
+	Args:    "-alg NAME -out FILE [-pub FILE] [-format FORMAT] [-force]",
 	Doc: `
 Keygen generates a new private key of the scheme -alg names and writes it
 to -out, with mode 0600, and its public key to -pub, if given, with mode
@@ -48,7 +48,7 @@ func (c *keygenCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.alg, "alg", "", "the scheme `NAME` (see 'pqkem list'); required")
 	fs.StringVar(&c.outName, "out", "", "write the private key to `FILE` (0600), - for standard output; required")
 	fs.StringVar(&c.pubName, "pub", "", "also write the public key to `FILE` (0644), - for standard output")
-	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
+	fs.StringVar(&c.format, "format", "pem", "output `FORMAT`: pem, der or raw")
 	fs.BoolVar(&c.force, "force", false, "replace the outputs that are existing regular files")
 }
 

@@ -15,15 +15,15 @@
 //	inspect  describe a key file without showing secrets
 //	pake     agree on a key with a peer who knows the same password (over TCP)
 //	serve    accept PQNoise connections and forward each to a TCP or Unix service
-//	connect  forward standard input and output, or a local port, over PQNoise to 'pqkem serve'
+//	connect  tunnel standard input and output, or a local port, to 'pqkem serve'
 //	version  print the version of pqkem and the Go it was built with
 //	help     show help for pqkem, one command or one topic
 //
 // The help topics are:
 //
-//	keys     key files: formats, checks, fingerprints, ephemeral-only schemes, names
-//	outputs  how keygen, pub, encap and decap write files, and what a failure leaves
-//	tunnel   serve and connect: addresses, protocol, keys, limits, reloads, ends, signals, log
+//	keys     key files: formats, checks, fingerprints, ephemeral keys, names
+//	outputs  how commands write files, and what a failure leaves
+//	tunnel   serve and connect: protocol, keys, limits, ends, signals, log
 //
 // Key files are PKCS#8 and SubjectPublicKeyInfo, PEM or DER, as RFC 9935
 // and OpenSSL 3.5 have them for ML-KEM; see package

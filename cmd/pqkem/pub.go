@@ -10,7 +10,7 @@ import (
 var cmdPub = &cli.Command{
 	Name:    "pub",
 	Summary: "write the public key of a private key",
-	Args:    "-in FILE [-out FILE] [-format pem|der|raw] [-inform FORMAT] [-alg NAME] [-lenient] [-force]",
+	Args:    "-in FILE [-out FILE] [-format FORMAT] [flags]",
 	Doc: `
 Pub reads a private key and writes its public key: for ML-KEM and X-Wing
 a SubjectPublicKeyInfo ("PUBLIC KEY", as OpenSSL 3.5 writes it), for
@@ -38,8 +38,8 @@ type pubCmd struct {
 
 func (c *pubCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.in, "in", "", "read the private key from `FILE`, - for standard input; required")
-	fs.StringVar(&c.outName, "out", "-", "write the public key to `FILE`; - is standard output")
-	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
+	fs.StringVar(&c.outName, "out", "-", "write the public key to `FILE`, - for standard output")
+	fs.StringVar(&c.format, "format", "pem", "output `FORMAT`: pem, der or raw")
 	fs.BoolVar(&c.force, "force", false, "replace -out if it is an existing regular file")
 	c.kf = addKeyFlags(fs, true)
 }

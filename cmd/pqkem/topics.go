@@ -8,7 +8,7 @@ var topics = []*cli.Topic{topicKeys, topicOutputs, topicTunnel}
 
 var topicKeys = &cli.Topic{
 	Name:    "keys",
-	Summary: "key files: formats, checks, fingerprints, ephemeral-only schemes, names",
+	Summary: "key files: formats, checks, fingerprints, ephemeral keys, names",
 	Doc: `
 Key files. Private keys are PKCS#8 and public keys SubjectPublicKeyInfo
 ("PUBLIC KEY", as OpenSSL 3.5 writes it), in PEM or DER, as RFC 9935 and
@@ -54,7 +54,7 @@ mix.`,
 
 var topicOutputs = &cli.Topic{
 	Name:    "outputs",
-	Summary: "how keygen, pub, encap and decap write files, and what a failure leaves",
+	Summary: "how commands write files, and what a failure leaves",
 	Doc: `
 Outputs. A file is written to a temporary file beside it (named
 .NAME.pqkem-tmp-XXXXXXXXXXXX, with the output's mode: 0600 for private
@@ -79,7 +79,7 @@ holds all or part of what was being written: remove it.`,
 
 var topicTunnel = &cli.Topic{
 	Name:    "tunnel",
-	Summary: "serve and connect: addresses, protocol, keys, limits, reloads, ends, signals, log",
+	Summary: "serve and connect: protocol, keys, limits, ends, signals, log",
 	Doc: `
 A tunnel is 'pqkem serve' at one end and 'pqkem connect' at the other,
 as stunnel and ghostunnel are for TLS: connect forwards its standard

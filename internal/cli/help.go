@@ -20,14 +20,23 @@ func (p *Program) help() *Command {
 	if len(p.Topics) > 0 {
 		example += "\n" + p.Name + " help " + p.Topics[0].Name
 	}
-	return &Command{
-		Name:    "help",
-		Summary: "show help for " + p.Name + ", one command or one topic",
-		Args:    "[command|topic]",
-		Doc: fmt.Sprintf(`
+	summary, args := "show help for "+p.Name+" or for one command", "[command]"
+	doc := `
+Help with no argument lists the commands. With a command's name it
+describes that command, its flags and examples, as '%[1]s <command> -h'
+does.`
+	if len(p.Topics) > 0 {
+		summary, args = "show help for "+p.Name+", one command or one topic", "[command|topic]"
+		doc = `
 Help with no argument lists the commands and the help topics. With a
 command's name it describes that command, its flags and examples, as
-'%[1]s <command> -h' does; with a topic's name it prints that topic.`, p.Name),
+'%[1]s <command> -h' does; with a topic's name it prints that topic.`
+	}
+	return &Command{
+		Name:    "help",
+		Summary: summary,
+		Args:    args,
+		Doc:     fmt.Sprintf(doc, p.Name),
 		Example: example,
 		New:     func() Runner { return helpRunner{p} },
 	}
