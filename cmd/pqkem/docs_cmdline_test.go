@@ -244,11 +244,41 @@ func checkCommandLine(words []string) error {
 			return err
 		}
 		args = fs.Args()
+		// help's argument names a command or a topic, unless it is a
+		// placeholder in capitals (COMMAND).
+		if c.Name == "help" && len(args) > 0 && strings.ToUpper(args[0]) != args[0] && program.Lookup(args[0]) == nil && program.LookupTopic(args[0]) == nil {
+			return fmt.Errorf("no command or topic %q", args[0])
+		}
 		// pake takes flags after its subcommand, as its Run parses them.
 		if c != cmdPake || len(args) == 0 {
 			return nil
 		}
 		args = args[1:]
+	}
+}
+
+// TestHelpReferences checks that the topics and commands that the help
+// texts send the reader to exist.
+func TestHelpReferences(t *testing.T) {
+	ref := regexp.MustCompile(`'(pqkem [^']+)'`)
+	check := func(where, text string) {
+		for _, m := range ref.FindAllStringSubmatch(text, -1) {
+			words := strings.Fields(m[1])
+			if strings.Contains(m[1], "<") || len(words) < 2 {
+				continue // a pattern such as 'pqkem help <topic>'
+			}
+			if err := checkCommandLine(words); err != nil {
+				t.Errorf("%s refers to '%s': %v", where, m[1], err)
+			}
+		}
+	}
+	for _, c := range program.All() {
+		var help strings.Builder
+		program.PrintHelp(&help, c)
+		check("pqkem help "+c.Name, help.String())
+	}
+	for _, topic := range program.Topics {
+		check("pqkem help "+topic.Name, topic.Doc)
 	}
 }
 
@@ -262,6 +292,7 @@ func TestDocsCommandLinesParser(t *testing.T) {
 		"for a in $(pqkem list -names); do go run ./cmd/pqkem demo -alg \"$a\" -v; done\n" +
 		"ssh host pqkem pake listen -addr :7000 -no-such-flag\n" +
 		"pqkem serve: listening on [::]:9443\n" +
+		"pqkem help tunel\n" +
 		"useradd pqkem\n" +
 		"```\n" +
 		"```ini\nExecStart=/usr/local/bin/pqkem serve -key k.pem -timeout 5x\n```\n" +
@@ -283,7 +314,8 @@ func TestDocsCommandLinesParser(t *testing.T) {
 		"6 ./cmd/pqkem demo -alg $a -v: flag provided but not defined: -v",
 		"7 pqkem pake listen -addr :7000 -no-such-flag: flag provided but not defined: -no-such-flag",
 		"8 pqkem serve: listening on [::]:9443",
-		`12 /usr/local/bin/pqkem serve -key k.pem -timeout 5x: invalid value "5x" for flag -timeout: parse error`,
+		`9 pqkem help tunel: no command or topic "tunel"`,
+		`13 /usr/local/bin/pqkem serve -key k.pem -timeout 5x: invalid value "5x" for flag -timeout: parse error`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("found\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

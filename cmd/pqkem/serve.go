@@ -63,7 +63,7 @@ func (c *serveCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.to, "to", "", "forward to the service at `ADDR`: HOST:PORT or unix:PATH")
 	fs.StringVar(&c.allow, "allow", "", "only the client keys in `FILE` (PEM blocks), with pqIK")
 	fs.IntVar(&c.maxHandshakes, "max-handshakes", defaultMaxHandshakes, "the most connections in their handshake")
-	fs.IntVar(&c.perSource, "max-per-source", defaultPerSource, "most of those from one address; 0: no limit")
+	fs.IntVar(&c.perSource, "max-per-source", defaultPerSource, "most handshakes from one address; 0: none")
 	fs.Float64Var(&c.rate, "rate", defaultRate, "per-address failed handshakes/s; 0: no limit")
 	fs.IntVar(&c.burst, "burst", defaultBurst, "failed handshakes per address beyond -rate")
 	fs.BoolVar(&c.proxyProtocol, "proxy-protocol", false, "send a PROXY protocol v2 header to -to first")

@@ -25,8 +25,8 @@ Reading. -inform auto (the default) reads PEM or DER; -inform raw needs
 -alg, since a raw key does not name its scheme; with another format,
 -alg, if given, is the scheme the key must have. -lenient also reads the
 pre-RFC 9935 ML-KEM private key encodings (the bare seed or expanded key,
-OpenSSL's bare-seed and bare-priv). encap and inspect also take an X.509
-certificate, for its subject key, without verifying the certificate.
+OpenSSL's bare-seed and bare-priv). encap, inspect and connect -pub also
+take an X.509 certificate, for its subject key, without verifying it.
 
 Checks. A private key is checked before it is used or anything is
 written: an ML-KEM key in the expandedKey form must pass the FIPS 203
