@@ -107,7 +107,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 	}
 	p := c.protocol(dk != nil, ek.Scheme())
 	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, RemoteStaticKey: ek}); err != nil {
-		return fmt.Errorf("-pub %s: %w", displayName(c.pub), err)
+		return cli.WithHint(fmt.Errorf("-pub %s: %w", displayName(c.pub), err), staticKeyHint(ek.Scheme()))
 	}
 	for _, k := range []any{dk, ek} {
 		if pk, ok := k.(kem.Precomputer); ok {

@@ -57,6 +57,9 @@ func TestKeygenEphemeralWarning(t *testing.T) {
 	if !bytes.Contains(readFile(t, dir, "e.pem"), []byte("PQKEM PRIVATE KEY")) {
 		t.Errorf("keygen -alg eFrodoKEM-640-AES wrote no key")
 	}
+	// serve refuses it, as the warning says, with a hint.
+	wantFailure(t, binary(t, dir, nil, "serve", "-key", "e.pem", "-listen", "127.0.0.1:0", "-to", "127.0.0.1:1"), exitError,
+		"\nhint: a tunnel needs a key without a ciphertext limit: 'pqkem keygen -alg FrodoKEM-640-AES' makes one of the same level\n")
 	if r := ok(t, dir, nil, "keygen", "-alg", "FrodoKEM-640-AES", "-out", "f.pem"); strings.Contains(r.stderr, "warning") {
 		t.Errorf("keygen -alg FrodoKEM-640-AES warns: %q", r.stderr)
 	}

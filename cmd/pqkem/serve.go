@@ -195,7 +195,7 @@ func (c *serveCmd) loadKeys() (*serveKeys, error) {
 		cfg.VerifyPeerStaticKey = allowKeys(k.allowed)
 	}
 	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: cfg.Protocol, StaticKey: dk}); err != nil {
-		return nil, fmt.Errorf("-key %s: %w", displayName(c.key), err)
+		return nil, cli.WithHint(fmt.Errorf("-key %s: %w", displayName(c.key), err), staticKeyHint(s))
 	}
 	// Precomputed once here, not by the first handshakes at once.
 	if p, ok := dk.(kem.Precomputer); ok {

@@ -279,3 +279,17 @@ func isClosedDuringHandshake(err error) bool {
 func isReset(err error) bool {
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ENOTCONN)
 }
+
+// staticKeyHint suggests, for a tunnel key of scheme s that Noise refused,
+// a scheme whose keys may serve as static keys.
+func staticKeyHint(s kem.Scheme) string {
+	if !kem.EphemeralOnly(s) {
+		return ""
+	}
+	if salted, ok := strings.CutPrefix(s.Name(), "e"); ok {
+		if _, err := kem.ByName(salted); err == nil {
+			return "a tunnel needs a key without a ciphertext limit: 'pqkem keygen -alg " + salted + "' makes one of the same level"
+		}
+	}
+	return "a tunnel needs a key without a ciphertext limit, such as 'pqkem keygen -alg ML-KEM-768'"
+}
