@@ -37,9 +37,11 @@
 // exchange, a bad file, a wrong key), 2 on a usage error (an unknown
 // command or flag, a missing or unexpected argument).
 //
-// pqkem links pqkem's own code and the standard library only. The
-// measurements, the comparisons with other implementations and the
-// constant-time tests are in the separate command
+// pqkem links pqkem's own code, the standard library and
+// golang.org/x/crypto, golang.org/x/sys and golang.org/x/term (for reading
+// a password without echo), nothing else: no other implementation, no
+// measurement code. The measurements, the comparisons with other
+// implementations and the constant-time tests are in the separate command
 // github.com/pqkem/pqkem/cmd/pqkem-bench.
 package main
 
