@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -92,4 +93,28 @@ func TestPackageDoc(t *testing.T) {
 // help is being rewritten with its network code, and is over.
 func TestHelpLength(t *testing.T) {
 	clitest.CheckHelpLength(t, program, 60, 40, "pake")
+}
+
+// TestDeps checks what the package comment says the command links: pqkem,
+// the standard library and golang.org/x/crypto, x/sys and x/term.
+func TestDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list; skipped with -short")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	if !strings.Contains(string(out), "github.com/pqkem/pqkem/kem\n") {
+		t.Fatalf("go list -deps does not list package kem:\n%s", out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		ok := false
+		for _, prefix := range []string{"github.com/pqkem/pqkem/", "golang.org/x/crypto/", "golang.org/x/sys/", "golang.org/x/term"} {
+			ok = ok || strings.HasPrefix(pkg, prefix)
+		}
+		if !ok {
+			t.Errorf("pqkem links %s, which its package comment does not name", pkg)
+		}
+	}
 }
