@@ -154,7 +154,9 @@ func (p *Program) Run(args []string, stdout, stderr io.Writer) int {
 	c := p.Lookup(name)
 	if c == nil {
 		fmt.Fprintf(stderr, "%s: unknown command %q\n", p.Name, args[0])
-		if near := Nearest(name, p.commandNames()); near != "" {
+		if p.LookupTopic(name) != nil {
+			fmt.Fprintf(stderr, "hint: %s is a help topic: '%s help %s'\n", name, p.Name, name)
+		} else if near := Nearest(name, p.commandNames()); near != "" {
 			fmt.Fprintf(stderr, "hint: did you mean '%s %s'?\n", p.Name, near)
 		}
 		fmt.Fprintf(stderr, "Run '%s help' for usage.\n", p.Name)

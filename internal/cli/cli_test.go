@@ -92,6 +92,7 @@ func TestRun(t *testing.T) {
 		{[]string{"ehco", "a"}, cli.ExitUsage, "", "prog: unknown command \"ehco\"\nhint: did you mean 'prog echo'?\n"},
 		{[]string{"help", "file"}, cli.ExitUsage, "", "prog help: unknown command or topic \"file\"\nhint: did you mean 'prog help files'?\n"},
 		{[]string{"help", "files"}, cli.ExitOK, "Files are written.\n", ""},
+		{[]string{"files"}, cli.ExitUsage, "", "prog: unknown command \"files\"\nhint: files is a help topic: 'prog help files'\n"},
 		{[]string{"echo", "-help-from-run"}, cli.ExitOK, "usage: prog echo", ""},
 		{[]string{"echo", "-h"}, cli.ExitOK, "usage: prog echo [-upper] WORD...\n\nEcho prints its arguments.\n\nFlags:\n  -fail           fail with an operational error\n", ""},
 		{nil, cli.ExitUsage, "", "usage: prog <command>"},
