@@ -185,6 +185,9 @@ func TestNearest(t *testing.T) {
 		{"mlkem768", "ML-KEM-768"},
 		{"xwing", "X-Wing"},
 		{"zzz", ""},
+		{"o", "out"},
+		{"f", ""}, // format or force
+		{"X-W", "X-Wing"},
 		{"frobnicate", ""},
 		{"", ""},
 	} {

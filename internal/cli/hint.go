@@ -41,7 +41,9 @@ func Hint(err error) string {
 
 // Nearest returns the candidate closest to name, ignoring case, if it is
 // close enough to be a likely typo (an edit distance of at most a third
-// of name's length, and at least 1 for short names, 2 for others), or "".
+// of name's length, and at least 1 for short names, 2 for others), or
+// else the one candidate that name begins, if there is one ("o" for
+// "out"), or "".
 func Nearest(name string, candidates []string) string {
 	limit := max(1, min(len(name)/3, 4))
 	if len(name) >= 4 {
@@ -49,10 +51,18 @@ func Nearest(name string, candidates []string) string {
 	}
 	best, bestDist := "", limit+1
 	n := strings.ToLower(name)
+	prefixed, count := "", 0
 	for _, c := range candidates {
-		if d := editDistance(n, strings.ToLower(c)); d < bestDist {
+		lc := strings.ToLower(c)
+		if d := editDistance(n, lc); d < bestDist {
 			best, bestDist = c, d
 		}
+		if n != "" && strings.HasPrefix(lc, n) {
+			prefixed, count = c, count+1
+		}
+	}
+	if best == "" && count == 1 {
+		return prefixed
 	}
 	return best
 }
