@@ -134,6 +134,13 @@ func shellCommands(line string) [][]string {
 		if start >= 0 {
 			cmds = append(cmds, words[start:])
 		}
+		// ssh -o ProxyCommand='pqkem connect ...': the option's value is
+		// a command line of its own.
+		for _, w := range words {
+			if _, proxy, ok := strings.Cut(w, "ProxyCommand="); ok && start < 0 {
+				cmds = append(cmds, shellCommands(proxy)...)
+			}
+		}
 	}
 	return cmds
 }
@@ -258,7 +265,7 @@ func checkCommandLine(words []string) error {
 }
 
 // TestHelpReferences checks that the topics and commands that the help
-// texts send the reader to exist.
+// texts send the reader to exist, and that each command's examples parse.
 func TestHelpReferences(t *testing.T) {
 	ref := regexp.MustCompile(`'(pqkem [^']+)'`)
 	check := func(where, text string) {
@@ -276,6 +283,17 @@ func TestHelpReferences(t *testing.T) {
 		var help strings.Builder
 		program.PrintHelp(&help, c)
 		check("pqkem help "+c.Name, help.String())
+		for line := range strings.SplitSeq(strings.TrimSpace(c.Example), "\n") {
+			cmds := shellCommands(line)
+			if len(cmds) == 0 {
+				t.Errorf("pqkem help %s: example %q runs no pqkem command", c.Name, line)
+			}
+			for _, words := range cmds {
+				if err := checkCommandLine(words); err != nil {
+					t.Errorf("pqkem help %s: example %q: %v", c.Name, line, err)
+				}
+			}
+		}
 	}
 	for _, topic := range program.Topics {
 		check("pqkem help "+topic.Name, topic.Doc)
@@ -291,6 +309,7 @@ func TestDocsCommandLinesParser(t *testing.T) {
 		"echo hi | pqkem connect -pub 'a b.pub' -to x:1 -cipher=AESGCM > out.txt && pqkem frobnicate\n" +
 		"for a in $(pqkem list -names); do go run ./cmd/pqkem demo -alg \"$a\" -v; done\n" +
 		"ssh host pqkem pake listen -addr :7000 -no-such-flag\n" +
+		"ssh -o ProxyCommand='pqkem connect -pub s.pub -to %h:1 -quit' h\n" +
 		"pqkem serve: listening on [::]:9443\n" +
 		"pqkem help tunel\n" +
 		"useradd pqkem\n" +
@@ -313,9 +332,10 @@ func TestDocsCommandLinesParser(t *testing.T) {
 		"6 pqkem list -names",
 		"6 ./cmd/pqkem demo -alg $a -v: flag provided but not defined: -v",
 		"7 pqkem pake listen -addr :7000 -no-such-flag: flag provided but not defined: -no-such-flag",
-		"8 pqkem serve: listening on [::]:9443",
-		`9 pqkem help tunel: no command or topic "tunel"`,
-		`13 /usr/local/bin/pqkem serve -key k.pem -timeout 5x: invalid value "5x" for flag -timeout: parse error`,
+		"8 pqkem connect -pub s.pub -to %h:1 -quit: flag provided but not defined: -quit",
+		"9 pqkem serve: listening on [::]:9443",
+		`10 pqkem help tunel: no command or topic "tunel"`,
+		`14 /usr/local/bin/pqkem serve -key k.pem -timeout 5x: invalid value "5x" for flag -timeout: parse error`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("found\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
