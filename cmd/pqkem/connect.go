@@ -136,7 +136,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		return err
 	}
 	defer stopStatus()
-	lg.Printf("listening on %v, forwarding to %v, %v, %s, at most %d connections at once", ln.Addr(), c.toAddr, p, keys, c.max)
+	lg.Printf("listening on %v, forwarding to %v, %v, %s, at most %s at once", ln.Addr(), c.toAddr, p, keys, count(c.max, "connection"))
 	px := &tunnel.Proxy{
 		Limits: tunnel.Limits{
 			MaxConns:      c.max,

@@ -76,7 +76,7 @@ func (c *decapCmd) Run(out *cli.Output, args []string) error {
 	case len(ciphertext) > want:
 		return fmt.Errorf("%s: %s ciphertext is more than %d bytes, want %d", displayName(c.ctName), s.Name(), want, want)
 	case len(ciphertext) != want:
-		return fmt.Errorf("%s: %s ciphertext is %d bytes, want %d", displayName(c.ctName), s.Name(), len(ciphertext), want)
+		return fmt.Errorf("%s: %s ciphertext is %s, want %d", displayName(c.ctName), s.Name(), count(len(ciphertext), "byte"), want)
 	}
 	sharedKey, err := priv.Key.Decapsulate(ciphertext)
 	if err != nil {

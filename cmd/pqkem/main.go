@@ -46,6 +46,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -103,3 +104,11 @@ func schemeHint(name string) string {
 
 // allSchemes lists the schemes the commands iterate over. Tests replace it.
 var allSchemes = kem.All
+
+// count words n things: "1 key", "2 keys".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}

@@ -157,8 +157,8 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 		Log:            lg,
 		Metrics:        metrics,
 	}
-	lg.Printf("listening on %v, forwarding to %v, %v, server key %s, serving %s, at most %d connections at once",
-		ln.Addr(), c.toAddr, keys.config.Protocol, keyfile.Fingerprint(keys.static.EncapsulationKey()), c.clients(keys), c.max)
+	lg.Printf("listening on %v, forwarding to %v, %v, server key %s, serving %s, at most %s at once",
+		ln.Addr(), c.toAddr, keys.config.Protocol, keyfile.Fingerprint(keys.static.EncapsulationKey()), c.clients(keys), count(c.max, "connection"))
 	return runProxy(lg, ln, p, c.grace, reloads, func() { c.reload(lg) })
 }
 
@@ -167,11 +167,7 @@ func (c *serveCmd) clients(keys *serveKeys) string {
 	if c.allow == "" {
 		return "any client that knows its public key"
 	}
-	n := "1 key"
-	if len(keys.allowed) != 1 {
-		n = fmt.Sprintf("%d keys", len(keys.allowed))
-	}
-	return fmt.Sprintf("only the clients whose keys are in %s (%s)", displayName(c.allow), n)
+	return fmt.Sprintf("only the clients whose keys are in %s (%s)", displayName(c.allow), count(len(keys.allowed), "key"))
 }
 
 // loadKeys reads -key and -allow, and checks them together.

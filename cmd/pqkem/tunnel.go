@@ -218,10 +218,10 @@ wait:
 			case <-finished:
 				break grace
 			case <-timer.C:
-				lg.Printf("cutting the %d connections still open after %v", p.Open(), grace)
+				lg.Printf("cutting %s still open after %v", count(p.Open(), "connection"), grace)
 				break grace
 			case sig = <-signals:
-				lg.Printf("%v: cutting the %d connections still open", sig, p.Open())
+				lg.Printf("%v: cutting %s still open", sig, count(p.Open(), "connection"))
 				break grace
 			case <-reloads:
 				reload()
