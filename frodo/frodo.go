@@ -6,6 +6,11 @@
 // eFrodoKEM-1344-SHAKE). Use an eFrodoKEM key for fewer than 2^8
 // ciphertexts; for keys that see many ciphertexts use FrodoKEM.
 //
+// Names: CIRCL's "FrodoKEM-640-SHAKE" (kem/frodo/frodo640shake) is NIST
+// round 3 FrodoKEM, which is this package's [EFrodoKEM640SHAKE]
+// (9,720-byte ciphertexts), not its [FrodoKEM640SHAKE], the salted
+// FrodoKEM (9,752 bytes): keys and ciphertexts of the two do not mix.
+//
 // # Design
 //
 // One implementation serves the twelve sets: a [ParameterSet] value holds

@@ -26,11 +26,11 @@
 // no encoding (Bytes is nil, NewDecapsulationKey refuses every input) and
 // no key files.
 //
-// Names are this module's. FrodoKEM-640-SHAKE and the other FrodoKEM names
-// are the salted FrodoKEM of the ISO/IEC proposal; what implementations
-// of NIST round 3, such as CIRCL, call FrodoKEM-640-SHAKE is
-// eFrodoKEM-640-SHAKE here (see package [github.com/pqkem/pqkem/frodo],
-// "Names").
+// Names: CIRCL's "FrodoKEM-640-SHAKE" (kem/frodo/frodo640shake) is NIST
+// round 3 FrodoKEM, which is this registry's "eFrodoKEM-640-SHAKE"
+// (9,720-byte ciphertexts); this registry's "FrodoKEM-640-SHAKE" is the
+// salted FrodoKEM of the ISO proposal (9,752 bytes). Keys and ciphertexts
+// of the two do not mix: a key from CIRCL goes with eFrodoKEM-640-SHAKE.
 //
 // Known-answer tests of any scheme of this module use derandomized
 // encapsulation, and for a single-use scheme derandomized key generation,

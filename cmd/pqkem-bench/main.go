@@ -14,8 +14,9 @@
 //	ct    test on this machine that secret-dependent operations run in constant time
 //	help  show help for pqkem-bench or for one command
 //
-// Run `pqkem-bench help` for every command's flags, with examples, or
-// `pqkem-bench <command> -h` for one command. Each command prints its
+// Run `pqkem-bench help` for the list of commands, and `pqkem-bench help
+// <command>` or `pqkem-bench <command> -h` for a command's flags and
+// examples. Each command prints its
 // results, and with -md FILE also writes them to FILE as a Markdown
 // document that names the machine, the Go version, pqkem's commit (from
 // the build information: build or run with -buildvcs=true to record it)

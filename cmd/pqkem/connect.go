@@ -20,42 +20,30 @@ import (
 
 var cmdConnect = &cli.Command{
 	Name:    "connect",
-	Summary: "forward standard input and output, or a local port, over PQNoise to 'pqkem serve'",
+	Summary: "tunnel standard input and output, or a local port, to 'pqkem serve'",
 	Args:    "-pub FILE -to ADDR [-key FILE] [-listen ADDR] [flags]",
 	Doc: `
-Connect is the client side of a tunnel: it opens a PQNoise connection to
-the 'pqkem serve' at -to (HOST:PORT or unix:PATH), whose public key is
--pub, and forwards its standard input and output over it, as netcat
-does (for example as ssh's ProxyCommand). The end of standard input is
-sent as PQNoise's authenticated end marker; the command ends when both
-directions have ended. With -listen (HOST:PORT, unix:PATH, fd:N or
-systemd), it instead accepts local connections and opens one PQNoise
-connection for each, forwarding it both ways, until SIGINT or SIGTERM.
-Without -listen, -max and -grace do not apply, and SIGINT or SIGTERM
-ends the command at once (exit status 130 or 143).
+Connect is the client end of a tunnel: it opens a PQNoise connection to
+the 'pqkem serve' at -to, whose public key is -pub, and forwards its
+standard input and output over it, as netcat does (say, as ssh's
+ProxyCommand), the end of standard input as PQNoise's authenticated end
+marker, until both directions have ended. With -listen, it forwards
+each local connection it accepts over a PQNoise connection of its own,
+until SIGINT or SIGTERM (then exit status 0).
 
-Exit status without -listen: 0 only if both directions ended cleanly
-(all of standard input sent and its end marker with it, and the
-server's end marker received); 1 otherwise, with one line saying which
-direction failed and why: the server unreachable, the handshake refused
-or failed, a reset, a truncated stream (ended without the end marker), a
-message that failed authentication (tampered), the idle limit; 2 on a
-usage error. With -listen, 0 after SIGINT or SIGTERM. Without -listen,
-standard error has the start (unless -quiet) and, on a failure, that
-line and perhaps a line starting "hint:".
-
-The server is authenticated: a server whose key is not -pub cannot
-complete the handshake. With -key, a private key of the same scheme as
--pub, the client is authenticated too (pqIK), for a server that lists
-the client's public key in its -allow file. A server does not say why
-it ends a handshake: a wrong -pub, a client key it does not list, or
-another protocol all show as the server closing the connection during
-the handshake; the server's log says which.` + tunnelHelp,
+Without -listen, exit status 0 means both directions ended cleanly (all
+of standard input sent with its end marker, the server's received); 1,
+that one failed: a line says which and why (the server unreachable, the
+handshake refused or failed, a reset, a truncated stream, a message that
+failed authentication, the idle limit), maybe with a "hint:" line; 2, a
+usage error. Standard error also has the start, unless -quiet. SIGINT or
+SIGTERM end it at once (status 130 or 143); -max and -grace do not
+apply. 'pqkem help tunnel' has the protocol, keys, ends, limits, log.`,
 	Example: `
 pqkem connect -pub server.pub -to tunnel.example.com:9443
 echo 'GET / HTTP/1.0' | pqkem connect -pub server.pub -to 192.0.2.7:9443
-pqkem connect -pub server.pub -key client.pem -to 192.0.2.7:9443 -listen 127.0.0.1:8000
-ssh -o ProxyCommand='pqkem connect -pub server.pub -to %h:9443 -quiet' host.example.com`,
+pqkem connect -pub server.pub -key me.pem -to host:9443 -listen 127.0.0.1:8000
+ssh -o ProxyCommand='pqkem connect -pub server.pub -to %h:9443 -quiet' myhost`,
 	New: func() cli.Runner { return new(connectCmd) },
 }
 
@@ -70,10 +58,10 @@ type connectCmd struct {
 
 func (c *connectCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.pub, "pub", "", "the server's public key `FILE`; required")
-	fs.StringVar(&c.to, "to", "", "the 'pqkem serve' to connect to, an `address`: HOST:PORT or unix:PATH; required")
-	fs.StringVar(&c.key, "key", "", "the client's private key `FILE`, for a server with -allow (pqIK)")
-	fs.StringVar(&c.listen, "listen", "", "accept local connections on this `address` (HOST:PORT, unix:PATH, fd:N or systemd) and forward each, instead of standard input and output")
-	fs.StringVar(&c.status, "status", "", "with -listen, serve /healthz and /metrics on this `address` (loopback HOST:PORT or unix:PATH)")
+	fs.StringVar(&c.to, "to", "", "the 'pqkem serve' at `ADDR`: HOST:PORT or unix:PATH")
+	fs.StringVar(&c.key, "key", "", "the client's private key `FILE`, for a serve -allow (pqIK)")
+	fs.StringVar(&c.listen, "listen", "", "forward the connections accepted on `ADDR` instead of stdio")
+	fs.StringVar(&c.status, "status", "", "with -listen, serve /healthz and /metrics on `ADDR`")
 	c.addFlags(fs)
 }
 
@@ -114,12 +102,12 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 			return err
 		}
 		if dk.Scheme().Name() != ek.Scheme().Name() {
-			return fmt.Errorf("-key %s is a %s key, but the server's key (-pub) is %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
+			return fmt.Errorf("-key %s is of %s, but the server's key (-pub) is of %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
 		}
 	}
 	p := c.protocol(dk != nil, ek.Scheme())
 	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, PeerStaticKey: ek}); err != nil {
-		return fmt.Errorf("-pub %s: %w", displayName(c.pub), err)
+		return cli.WithHint(fmt.Errorf("-pub %s: %w", displayName(c.pub), err), staticKeyHint(ek.Scheme()))
 	}
 	for _, k := range []any{dk, ek} {
 		if pk, ok := k.(kem.Precomputer); ok {
@@ -148,7 +136,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		return err
 	}
 	defer stopStatus()
-	lg.Printf("listening on %v, forwarding to %v, %v, %s, at most %d connections at once", ln.Addr(), c.toAddr, p, keys, c.max)
+	lg.Printf("listening on %v, forwarding to %v, %v, %s, at most %s at once", ln.Addr(), c.toAddr, p, keys, count(c.max, "connection"))
 	px := &tunnel.Proxy{
 		Limits: tunnel.Limits{
 			MaxConns:      c.max,
@@ -180,7 +168,7 @@ func (c *connectCmd) dial(ctx context.Context) (*noise.Conn, error) {
 	defer cancel()
 	raw, err := sockets.Dial(ctx, c.toAddr)
 	if err != nil {
-		return nil, &hintedError{fmt.Errorf("server unreachable: %s", strings.TrimPrefix(err.Error(), "sockets: ")), ""}
+		return nil, fmt.Errorf("server unreachable: %s", strings.TrimPrefix(err.Error(), "sockets: "))
 	}
 	conn := noise.Client(raw, c.cfg)
 	if err := conn.HandshakeContext(ctx); err != nil {
@@ -190,42 +178,20 @@ func (c *connectCmd) dial(ctx context.Context) (*noise.Conn, error) {
 	return conn, nil
 }
 
-// hintedError is an error with a hint for the user, which the command
-// prints on a line of its own after the error's.
-type hintedError struct {
-	err  error
-	hint string
-}
-
-func (e *hintedError) Error() string { return e.err.Error() }
-func (e *hintedError) Unwrap() error { return e.err }
-
-// withHint returns err with its hint on a second line, for the
-// command's last words: internal/cli prints an error as it is.
-func withHint(err error) error {
-	if he, ok := errors.AsType[*hintedError](err); ok && he.hint != "" {
-		return fmt.Errorf("%w\nhint: %s", err, he.hint)
-	}
-	return err
-}
-
 // handshakeError words what the client can know of a failed handshake,
 // with a hint.
 func handshakeError(err error) error {
 	switch se, isSize := errors.AsType[*noise.MessageSizeError](err); {
 	case errors.Is(err, noise.ErrAuthentication):
-		return &hintedError{fmt.Errorf("handshake: the server's reply failed authentication: %w", err),
-			"-pub may not be the server's key, or the server runs another -cipher or -hash"}
+		return cli.WithHint(fmt.Errorf("handshake: the server's reply failed authentication: %w", err), "-pub may not be the server's key, or the server runs another -cipher or -hash")
 	case isSize:
-		return &hintedError{fmt.Errorf("handshake: the server's message %d has %d bytes, want %d", se.Message, se.Got, se.Want),
-			"the server runs another KEM or pattern (a -key given or missing? another -ephemeral?), or is not a 'pqkem serve'"}
+		return cli.WithHint(fmt.Errorf("handshake: the server's message %d has %d bytes, want %d", se.Message, se.Got, se.Want), "the server runs another KEM or pattern (a -key given or missing? another -ephemeral?), or is not a 'pqkem serve'")
 	case isClosedDuringHandshake(err):
-		return &hintedError{errors.New("handshake: the server closed the connection"),
-			"a wrong -pub, a -key not in the server's -allow (or none where it wants one), another -cipher, -hash or -ephemeral, or too many failed handshakes from this address; the server's log says which"}
+		return cli.WithHint(errors.New("handshake: the server closed the connection"), "a wrong -pub, a -key not in the server's -allow (or none where it wants one), another -cipher, -hash or -ephemeral, or too many failed handshakes from this address; the server's log says which")
 	case errors.Is(err, context.DeadlineExceeded):
-		return &hintedError{errors.New("handshake: no answer within -timeout"), "the server may be overloaded, or -to is not a 'pqkem serve'"}
+		return cli.WithHint(errors.New("handshake: no answer within -timeout"), "the server may be overloaded, or -to is not a 'pqkem serve'")
 	}
-	return &hintedError{fmt.Errorf("handshake: %w", err), ""}
+	return fmt.Errorf("handshake: %w", err)
 }
 
 // stdio forwards standard input and output over one connection, until
@@ -233,12 +199,12 @@ func handshakeError(err error) error {
 func (c *connectCmd) stdio(out *cli.Output) error {
 	conn, err := c.dial(context.Background())
 	if err != nil {
-		return withHint(err)
+		return err
 	}
 	local := newStdioConn(stdin, out.Stdout)
 	r := tunnel.Forward(context.Background(), local, conn, [2]string{"standard input", "server"},
 		tunnel.Options{Idle: c.idle, BufferSize: noise.MaxPlaintextSize})
-	return withHint(stdioResult(r))
+	return stdioResult(r)
 }
 
 // stdioResult words the outcome of connect on standard input and output:
@@ -282,7 +248,7 @@ func stdioResult(r *tunnel.Result) error {
 	if !up.SourceEnded {
 		msg += ", before all of standard input was sent"
 	}
-	return &hintedError{errors.New(msg), hint}
+	return cli.WithHint(errors.New(msg), hint)
 }
 
 // stdioConn is standard input and output as one end of Forward: a

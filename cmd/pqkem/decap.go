@@ -10,7 +10,7 @@ import (
 var cmdDecap = &cli.Command{
 	Name:    "decap",
 	Summary: "decapsulate a ciphertext with a private key",
-	Args:    "-key FILE -in FILE -secret FILE [-inform FORMAT] [-alg NAME] [-lenient] [-force]",
+	Args:    "-key FILE -in FILE -secret FILE [flags]",
 	Doc: `
 Decap reads a private key and a ciphertext made with 'pqkem encap' (or
 OpenSSL's pkeyutl -encap) for its public key, and writes the shared key,
@@ -22,7 +22,8 @@ them, to find out.
 
 The shared key goes to standard output only if asked for with -secret -.
 An existing file is replaced only with -force, and never an input. At
-most one of -key and -in may be - (standard input).` + outputHelp,
+most one of -key and -in may be - (standard input). See 'pqkem help
+outputs' for how files are written, 'pqkem help keys' for formats.`,
 	Example: `
 pqkem decap -key key.pem -in ct.bin -secret ss.bin
 pqkem decap -key key.pem -in ct.bin -secret - | xxd`,
@@ -37,9 +38,9 @@ type decapCmd struct {
 }
 
 func (c *decapCmd) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.keyName, "key", "", "read the private key from `FILE`, or from standard input for -; required")
-	fs.StringVar(&c.ctName, "in", "", "read the ciphertext from `FILE`, or from standard input for -; required")
-	fs.StringVar(&c.secretName, "secret", "", "write the shared key to `FILE` (mode 0600), or to standard output for -; required")
+	fs.StringVar(&c.keyName, "key", "", "read the private key from `FILE`, - for standard input; required")
+	fs.StringVar(&c.ctName, "in", "", "read the ciphertext from `FILE`, - for standard input; required")
+	fs.StringVar(&c.secretName, "secret", "", "write the shared key to `FILE` (0600), - for standard output; required")
 	fs.BoolVar(&c.force, "force", false, "replace -secret if it is an existing regular file")
 	c.kf = addKeyFlags(fs, true)
 }
@@ -75,7 +76,7 @@ func (c *decapCmd) Run(out *cli.Output, args []string) error {
 	case len(ciphertext) > want:
 		return fmt.Errorf("%s: %s ciphertext is more than %d bytes, want %d", displayName(c.ctName), s.Name(), want, want)
 	case len(ciphertext) != want:
-		return fmt.Errorf("%s: %s ciphertext is %d bytes, want %d", displayName(c.ctName), s.Name(), len(ciphertext), want)
+		return fmt.Errorf("%s: %s ciphertext is %s, want %d", displayName(c.ctName), s.Name(), count(len(ciphertext), "byte"), want)
 	}
 	sharedKey, err := priv.Key.Decapsulate(ciphertext)
 	if err != nil {

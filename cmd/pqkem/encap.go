@@ -9,7 +9,7 @@ import (
 var cmdEncap = &cli.Command{
 	Name:    "encap",
 	Summary: "encapsulate a fresh shared key to a public key",
-	Args:    "-pub FILE -out FILE -secret FILE [-inform FORMAT] [-alg NAME] [-force]",
+	Args:    "-pub FILE -out FILE -secret FILE [flags]",
 	Doc: `
 Encap reads a public key (a "PUBLIC KEY" or "PQKEM PUBLIC KEY" file as
 'pqkem pub' writes it, or an X.509 certificate, whose subject key it
@@ -22,7 +22,8 @@ holder of the private key, to -out, and the shared key, raw bytes, to
 Both outputs must be named, and be two different files; either may be -
 for standard output, but not both. The shared key goes to standard output
 only if asked for with -secret -. The outputs are written both or
-neither, and an existing file is replaced only with -force.` + outputHelp,
+neither, and an existing file is replaced only with -force. See 'pqkem
+help outputs' for how files are written, 'pqkem help keys' for formats.`,
 	Example: `
 pqkem encap -pub pub.pem -out ct.bin -secret ss.bin
 pqkem encap -pub pub.pem -out - -secret ss.bin | ssh host pqkem decap -key key.pem -in - -secret ss.bin`,
@@ -37,9 +38,9 @@ type encapCmd struct {
 }
 
 func (c *encapCmd) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.pubName, "pub", "", "read the public key from `FILE`, or from standard input for -; required")
-	fs.StringVar(&c.ctName, "out", "", "write the ciphertext to `FILE`, or to standard output for -; required")
-	fs.StringVar(&c.secretName, "secret", "", "write the shared key to `FILE` (mode 0600), or to standard output for -; required")
+	fs.StringVar(&c.pubName, "pub", "", "read the public key from `FILE`, - for standard input; required")
+	fs.StringVar(&c.ctName, "out", "", "write the ciphertext to `FILE`, - for standard output; required")
+	fs.StringVar(&c.secretName, "secret", "", "write the shared key to `FILE` (0600), - for standard output; required")
 	fs.BoolVar(&c.force, "force", false, "replace the outputs that are existing regular files")
 	c.kf = addKeyFlags(fs, false)
 }

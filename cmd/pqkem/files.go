@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
@@ -109,11 +111,11 @@ type keyFlags struct {
 
 func addKeyFlags(fs *flag.FlagSet, private bool) *keyFlags {
 	k := &keyFlags{
-		inform: fs.String("inform", "auto", "`format` of the key read: auto (PEM or DER), pem, der or raw (raw needs -alg)"),
-		alg:    fs.String("alg", "", "the key's scheme `NAME`: needed for -inform raw; otherwise, the key must be of this scheme"),
+		inform: fs.String("inform", "auto", "`FORMAT` of the key: auto (PEM or DER), pem, der, raw (with -alg)"),
+		alg:    fs.String("alg", "", "the key's scheme `NAME`: for -inform raw, or to require one"),
 	}
 	if private {
-		k.lenient = fs.Bool("lenient", false, "also accept the pre-RFC 9935 ML-KEM private key encodings (the bare seed or expanded key, OpenSSL's bare-seed and bare-priv)")
+		k.lenient = fs.Bool("lenient", false, "also read the pre-RFC 9935 ML-KEM private key encodings")
 	}
 	return k
 }
@@ -164,9 +166,59 @@ func readKey[K any](k *keyFlags, name string, limit int64, what string, decode f
 	}
 	key, err := decode(data, opts)
 	if err != nil {
-		return zero, fmt.Errorf("%s: %w", displayName(name), err)
+		return zero, cli.WithHint(fmt.Errorf("%s: %w", displayName(name), err), keyHint(data, opts, limit == maxPrivateKeyFile))
 	}
 	return key, nil
+}
+
+// keyHint suggests what to do with data, which did not decode with opts
+// as a private key (if private) or a public key: give the other file, use
+// -lenient, or read it as a raw key of the scheme whose keys have its
+// size. It returns "" if it knows nothing better.
+func keyHint(data []byte, opts *keyfile.Options, private bool) string {
+	var o keyfile.Options
+	if opts != nil {
+		o = *opts
+	}
+	lenient := o
+	lenient.Lenient = true
+	if private {
+		if _, err := keyfile.DecodePublicKey(data, &o); err == nil {
+			return "this is a public key; give the private key (keygen's -out)"
+		}
+		if _, err := keyfile.DecodePrivateKey(data, &lenient); err == nil && !o.Lenient {
+			return "this is a pre-RFC 9935 ML-KEM encoding, which -lenient reads"
+		}
+	} else if _, err := keyfile.DecodePrivateKey(data, &lenient); err == nil {
+		return "this is a private key; 'pqkem pub -in FILE' writes its public key"
+	}
+	if o.Format == keyfile.Auto && !bytes.Contains(data, []byte("-----BEGIN")) {
+		return rawHint(len(data), private)
+	}
+	return ""
+}
+
+// rawHint names the schemes whose raw keys have size bytes, if there
+// are any, and how to read such a key.
+func rawHint(size int, private bool) string {
+	var names []string
+	what := "public"
+	for _, s := range allSchemes() {
+		n := s.EncapsulationKeySize()
+		if private {
+			n, what = s.DecapsulationKeySize(), "private"
+		}
+		if n == size && size > 0 {
+			names = append(names, s.Name())
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("%d bytes is the size of a raw %s %s key: add -inform raw -alg %s", size, names[0], what, names[0])
+	}
+	return fmt.Sprintf("%d bytes is the size of a raw %s key of %s: add -inform raw -alg NAME", size, what, strings.Join(names, ", "))
 }
 
 func displayName(name string) string {

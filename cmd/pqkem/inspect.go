@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -59,7 +61,11 @@ func (c *inspectCmd) Run(out *cli.Output, args []string) error {
 	}
 	priv, pub, err := keyfile.Decode(data, opts)
 	if err != nil {
-		return fmt.Errorf("%s: %w", displayName(name), err)
+		hint := keyHint(data, opts, true)
+		if opts.Format == keyfile.Auto && !bytes.Contains(data, []byte("-----BEGIN")) {
+			hint = cmp.Or(rawHint(len(data), false), rawHint(len(data), true))
+		}
+		return cli.WithHint(fmt.Errorf("%s: %w", displayName(name), err), hint)
 	}
 	return inspect(out.Stdout, displayName(name), len(data), priv, pub)
 }

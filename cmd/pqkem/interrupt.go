@@ -106,7 +106,7 @@ func handleInterrupts() {
 		for name := range pending.names {
 			os.Remove(name)
 		}
-		fmt.Fprintf(os.Stderr, "%s: %v: stopped, unfinished files removed\n", program.Name, sig)
+		fmt.Fprintf(os.Stderr, "%s: %v: stopped, unfinished files removed\n", runningCommand(), sig)
 		code := 128 + 2
 		if s, ok := sig.(syscall.Signal); ok {
 			code = 128 + int(s)
@@ -160,4 +160,15 @@ func deliverStop(sig os.Signal) bool {
 		}
 	}
 	return delivered
+}
+
+// runningCommand names the command the process runs, "pqkem keygen", for
+// a line on standard error outside the frame's; "pqkem" if it is unknown.
+func runningCommand() string {
+	if len(os.Args) > 1 {
+		if c := program.Lookup(os.Args[1]); c != nil {
+			return program.Name + " " + c.Name
+		}
+	}
+	return program.Name
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/kem"
@@ -11,25 +12,27 @@ import (
 var cmdKeygen = &cli.Command{
 	Name:    "keygen",
 	Summary: "generate a private key and write it to a file",
-	Args:    "-alg NAME -out FILE [-format pem|der|raw] [-force]",
+	Args:    "-alg NAME -out FILE [-pub FILE] [-format FORMAT] [-force]",
 	Doc: `
 Keygen generates a new private key of the scheme -alg names and writes it
-to -out, with mode 0600 (see Outputs below: an existing file is replaced
-only with -force). The private key goes to standard output only if asked
-for with -out -.
+to -out, with mode 0600, and its public key to -pub, if given, with mode
+0644, in the same -format. The private key goes to standard output only
+if asked for with -out -. An existing file is replaced only with -force.
 
-PEM and DER are PKCS#8: for ML-KEM, RFC 9935's seed form (the 64-byte
-seed d || z, 86 bytes of DER), which OpenSSL 3.5 reads; for X-Wing, its
-32-byte seed under its draft OID. Schemes without an object identifier
-(FrodoKEM, the TLS hybrids) are written in pqkem's own PEM format, a
-"PQKEM PRIVATE KEY" block with a "Scheme: NAME" header, and have no DER
-form. Raw is the scheme's own encoding with no container. The CCS 2016
-Frodo key exchange has no key files: its keys serve one exchange ('pqkem
-demo' runs it).
+It prints the public key's fingerprint on standard error, as "public key
+fingerprint: SHA256:...", so that it never mixes with a key written to
+standard output; 'pqkem inspect' shows the same fingerprint.
 
-Use 'pqkem pub' to get the public key, 'pqkem inspect' to look at it.` + outputHelp,
+An eFrodoKEM key is for fewer than 2^8 ciphertexts: keygen writes it but
+warns on standard error, and 'pqkem serve' refuses it. The Frodo paper's
+key exchange (Frodo-CCS2016-*) has no key files ('pqkem demo' runs it).
+
+PEM and DER are PKCS#8 (for ML-KEM, RFC 9935's seed form); schemes
+without an object identifier have pqkem's own PEM format and no DER.
+See 'pqkem help keys' for the formats, 'pqkem help outputs' for how
+files are written and what a failure leaves.`,
 	Example: `
-pqkem keygen -alg ML-KEM-768 -out key.pem
+pqkem keygen -alg ML-KEM-768 -out key.pem -pub pub.pem
 pqkem keygen -alg X25519MLKEM768 -out tls-key.pem
 pqkem keygen -alg ML-KEM-1024 -format der -out key.der -force`,
 	New: func() cli.Runner { return new(keygenCmd) },
@@ -37,15 +40,16 @@ pqkem keygen -alg ML-KEM-1024 -format der -out key.der -force`,
 
 // keygenCmd is one run of pqkem keygen.
 type keygenCmd struct {
-	alg, outName, format string
-	force                bool
+	alg, outName, pubName, format string
+	force                         bool
 }
 
 func (c *keygenCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.alg, "alg", "", "the scheme `NAME` (see 'pqkem list'); required")
-	fs.StringVar(&c.outName, "out", "", "write the private key to `FILE` (mode 0600), or to standard output for -; required")
-	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
-	fs.BoolVar(&c.force, "force", false, "replace -out if it is an existing regular file")
+	fs.StringVar(&c.outName, "out", "", "write the private key to `FILE` (0600), - for standard output; required")
+	fs.StringVar(&c.pubName, "pub", "", "also write the public key to `FILE` (0644), - for standard output")
+	fs.StringVar(&c.format, "format", "pem", "output `FORMAT`: pem, der or raw")
+	fs.BoolVar(&c.force, "force", false, "replace the outputs that are existing regular files")
 }
 
 func (c *keygenCmd) Run(out *cli.Output, args []string) error {
@@ -60,15 +64,19 @@ func (c *keygenCmd) Run(out *cli.Output, args []string) error {
 		return err
 	}
 	if kem.SingleUse(s) {
-		return cli.Usagef("-alg %s: its keys serve one exchange and have no key files (it is passively secure); 'pqkem demo -alg %s' runs it", s.Name(), s.Name())
+		return cli.Hintf(cli.Usagef("-alg %s: its keys serve one exchange and have no key files (it is passively secure)", s.Name()),
+			"'pqkem demo -alg %s' runs it", s.Name())
 	}
 	f, err := outputFormat(c.format, s)
 	if err != nil {
 		return err
 	}
 	outs := outputs{force: c.force}
-	if err := outs.check(out, outFile{name: c.outName}); err != nil {
+	if err := outs.check(out, outFile{name: c.outName}, outFile{name: c.pubName}); err != nil {
 		return err
+	}
+	if kem.EphemeralOnly(s) {
+		fmt.Fprintf(out.Stderr, "pqkem keygen: warning: %s keys are for fewer than 2^8 ciphertexts each: use this one for one exchange or a few; pqkem serve refuses it\n", s.Name())
 	}
 	dk, err := s.GenerateKey()
 	if err != nil {
@@ -78,5 +86,18 @@ func (c *keygenCmd) Run(out *cli.Output, args []string) error {
 	if err != nil {
 		return err
 	}
-	return outs.write(out, outFile{c.outName, data, modeSecret})
+	files := []outFile{{c.outName, data, modeSecret}}
+	ek := dk.EncapsulationKey()
+	if c.pubName != "" {
+		pub, err := keyfile.EncodePublicKey(ek, f)
+		if err != nil {
+			return err
+		}
+		files = append(files, outFile{c.pubName, pub, modePublic})
+	}
+	if err := outs.write(out, files...); err != nil {
+		return err
+	}
+	fmt.Fprintf(out.Stderr, "public key fingerprint: %s\n", keyfile.Fingerprint(ek))
+	return nil
 }

@@ -99,15 +99,20 @@ func ok(t *testing.T, dir string, stdin []byte, args ...string) result {
 }
 
 // wantFailure checks that r failed with status code, and, for an
-// operational error, one line on stderr that says want.
+// operational error, one line on stderr that says want, perhaps followed
+// by a hint line.
 func wantFailure(t *testing.T, r result, code int, want string) {
 	t.Helper()
 	cmdline := "pqkem " + strings.Join(r.args, " ")
 	if r.code != code {
 		t.Fatalf("%s: exit status %d, want %d; stderr:\n%s", cmdline, r.code, code, r.stderr)
 	}
-	if code == exitError && (strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n")) {
-		t.Errorf("%s: stderr is not one line:\n%s", cmdline, r.stderr)
+	lines := strings.SplitAfter(r.stderr, "\n")
+	if code == exitError && (!strings.HasSuffix(r.stderr, "\n") || len(lines) > 3 || len(lines) == 3 && !strings.HasPrefix(lines[1], "hint: ")) {
+		t.Errorf("%s: stderr is not one line and perhaps a hint:\n%s", cmdline, r.stderr)
+	}
+	if !strings.HasPrefix(r.stderr, "pqkem "+r.args[0]+": ") {
+		t.Errorf("%s: stderr does not start with %q:\n%s", cmdline, "pqkem "+r.args[0]+": ", r.stderr)
 	}
 	if !strings.Contains(r.stderr, want) {
 		t.Errorf("%s: stderr %q does not say %q", cmdline, r.stderr, want)
@@ -528,10 +533,12 @@ func TestBadInputWrongPEMLabel(t *testing.T) {
 		writeFile(t, dir, "bad.pem", bytes.ReplaceAll(key, []byte("PRIVATE KEY"), []byte("EC PRIVATE KEY")))
 	}, `PEM block type is "EC PRIVATE KEY"`, privateKeyCommands("bad.pem")...)
 	// A public key where a private key is wanted, and the reverse.
-	badInput(t, func(string) {}, `PEM block type is "PUBLIC KEY", want "PRIVATE KEY"`,
+	badInput(t, func(string) {}, `PEM block type is "PUBLIC KEY", want "PRIVATE KEY" or "PQKEM PRIVATE KEY"`+"\nhint: this is a public key; give the private key (keygen's -out)\n",
 		[]string{"pub", "-in", "pub.pem", "-out", "new-pub.pem"},
 		[]string{"decap", "-key", "pub.pem", "-in", "ct.bin", "-secret", "new-ss.bin"})
 	badInput(t, func(string) {}, `PEM block type is "PRIVATE KEY", want "PUBLIC KEY"`,
+		[]string{"encap", "-pub", "key.pem", "-out", "new-ct.bin", "-secret", "new-ss.bin"})
+	badInput(t, func(string) {}, "\nhint: this is a private key; 'pqkem pub -in FILE' writes its public key\n",
 		[]string{"encap", "-pub", "key.pem", "-out", "new-ct.bin", "-secret", "new-ss.bin"})
 }
 
@@ -670,7 +677,8 @@ func TestKeyFilesLenient(t *testing.T) {
 	writeFile(t, dir, "bare.der", der)
 	before := listDir(t, dir)
 	wantFailure(t, binary(t, dir, nil, "pub", "-in", "bare.der", "-out", "pub.pem"), exitError,
-		"ML-KEM-512 privateKey is a bare 64-byte seed with no RFC 9935 tag (the pre-RFC encoding, read only when lenient)")
+		"ML-KEM-512 privateKey is a bare 64-byte seed with no RFC 9935 tag (the pre-RFC encoding, read only when lenient)\n"+
+			"hint: this is a pre-RFC 9935 ML-KEM encoding, which -lenient reads\n")
 	wantNoNewFiles(t, dir, before)
 	r := ok(t, dir, nil, "inspect", "-lenient", "bare.der")
 	if !strings.Contains(r.stdout, "form:        bare seed") {

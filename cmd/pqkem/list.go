@@ -26,7 +26,9 @@ keys are for fewer than 2^8 ciphertexts, and the Frodo paper's own key
 exchange (Frodo-CCS2016-*) is passively secure, its keys serve one
 exchange and have no key files (keygen refuses it; demo runs it). Its
 decapsulation key lives only in memory and has no encoding, so its size
-is "-". Then it names the schemes that are planned but not available yet.
+is "-". Then it names the schemes that are planned but not available
+yet, and notes where other libraries name a scheme otherwise ('pqkem help
+keys' has the names).
 
 Every name it prints is a name -alg takes (in any case).`,
 	Example: `
@@ -93,6 +95,7 @@ func list(w io.Writer, schemes []kem.Scheme) error {
 		return err
 	}
 	fmt.Fprintf(w, "\nSizes are in bytes.\n")
+	printNamesNote(w, registered, schemes)
 
 	header := false
 	for _, p := range planned {
@@ -113,6 +116,26 @@ func list(w io.Writer, schemes []kem.Scheme) error {
 		printWrapped(w, "    ", todo, 78)
 	}
 	return nil
+}
+
+// printNamesNote says, if both schemes are listed, that CIRCL's
+// FrodoKEM-640-SHAKE is pqkem's eFrodoKEM-640-SHAKE.
+func printNamesNote(w io.Writer, registered map[string]bool, schemes []kem.Scheme) {
+	if !registered["efrodokem-640-shake"] || !registered["frodokem-640-shake"] {
+		return
+	}
+	size := func(name string) int {
+		for _, s := range schemes {
+			if strings.EqualFold(s.Name(), name) {
+				return s.CiphertextSize()
+			}
+		}
+		return 0
+	}
+	fmt.Fprintf(w, "\nNames: CIRCL's \"FrodoKEM-640-SHAKE\" is eFrodoKEM-640-SHAKE here (NIST round 3,\n")
+	fmt.Fprintf(w, "%d-byte ciphertexts), not FrodoKEM-640-SHAKE (the salted version, %d bytes):\n",
+		size("eFrodoKEM-640-SHAKE"), size("FrodoKEM-640-SHAKE"))
+	fmt.Fprintf(w, "the keys and ciphertexts of the two do not mix.\n")
 }
 
 // printWrapped prints words separated by ", ", in lines of at most width

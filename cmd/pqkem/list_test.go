@@ -38,6 +38,10 @@ func TestList(t *testing.T) {
 			t.Errorf("list does not show %s with its limits:\n%s", name, stdout)
 		}
 	}
+	// The names note, with the sizes.
+	if !strings.Contains(stdout, "Names: CIRCL's \"FrodoKEM-640-SHAKE\" is eFrodoKEM-640-SHAKE here (NIST round 3,\n9720-byte ciphertexts), not FrodoKEM-640-SHAKE (the salted version, 9752 bytes)") {
+		t.Errorf("list has no note on CIRCL's FrodoKEM-640-SHAKE:\n%s", stdout)
+	}
 	// Every planned scheme (the hybrids, FrodoKEM) is registered now, so
 	// nothing is left to plan; TestListPlannedLeaves covers the listing.
 	if strings.Contains(stdout, "Planned, not available yet:") {

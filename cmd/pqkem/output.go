@@ -12,31 +12,10 @@ import (
 	"github.com/pqkem/pqkem/internal/cli"
 )
 
-// Writing a command's outputs, as outputHelp tells the user: a new or
+// Writing a command's outputs, as the topic outputs tells the user: a new or
 // regular file through a temporary file and a rename, a device or a pipe
 // by writing into it, standard output before any file appears, and
 // nothing left of a run that fails.
-
-// outputHelp ends the help of every command that writes files.
-const outputHelp = `
-
-Outputs. A file is written to a temporary file beside it (named
-.NAME.pqkem-tmp-XXXXXXXXXXXX, with the output's mode), synced, then
-renamed into place. An existing file is replaced only with -force, and
-only if it is a regular file: never a symbolic link, a directory, a
-device or a pipe. A character device or a pipe (/dev/null, /dev/tty,
-/dev/stdout when it is a pipe, a FIFO) is written into instead, never
-replaced, and needs no -force. No output may be the same file as an
-input, or as another output, under any name (hard links included).
-
-On failure, exit status 1 or 2: no temporary file is left, on an error as
-on SIGINT or SIGTERM, and no file the run created is either. The files
-appear only after standard output and any device or pipe were written,
-so a failure there (a closed pipe, a full disk) leaves every file as it
-was. What cannot be undone: what standard output, a device or a pipe
-received, and a file that -force had already replaced (which holds its
-new contents). A leftover temporary file (after SIGKILL or a crash)
-holds all or part of what was being written: remove it.`
 
 // tempInfix names the temporary files: .NAME.pqkem-tmp-XXXXXXXXXXXX.
 const tempInfix = ".pqkem-tmp-"
@@ -240,7 +219,7 @@ func hookOutputs(stage string) {
 	}
 }
 
-// write writes files as outputHelp says: the temporary files first, then
+// write writes files as the topic outputs says: the temporary files first, then
 // standard output, devices and pipes, in order, then the files are
 // renamed into place. On any error, or on SIGINT or SIGTERM, the
 // temporary files and the files it created are removed.

@@ -231,7 +231,7 @@ func waitSignalled(t *testing.T, cmd *exec.Cmd, stderr *bufio.Reader, sig syscal
 	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
 		t.Fatalf("after %v: %v, want exit status %d; stderr %q", sig, err, 128+int(sig), rest)
 	}
-	if want := "pqkem: " + sig.String() + ": stopped, unfinished files removed\n"; string(rest) != want {
+	if want := "pqkem " + cmd.Args[1] + ": " + sig.String() + ": stopped, unfinished files removed\n"; string(rest) != want {
 		t.Errorf("after %v: stderr %q, want %q", sig, rest, want)
 	}
 }

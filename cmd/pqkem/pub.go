@@ -10,19 +10,18 @@ import (
 var cmdPub = &cli.Command{
 	Name:    "pub",
 	Summary: "write the public key of a private key",
-	Args:    "-in FILE [-out FILE] [-format pem|der|raw] [-inform FORMAT] [-alg NAME] [-lenient] [-force]",
+	Args:    "-in FILE [-out FILE] [-format FORMAT] [flags]",
 	Doc: `
 Pub reads a private key and writes its public key: for ML-KEM and X-Wing
 a SubjectPublicKeyInfo ("PUBLIC KEY", as OpenSSL 3.5 writes it), for
 schemes without an object identifier pqkem's "PQKEM PUBLIC KEY" PEM
 format, or the raw encapsulation key with -format raw.
 
-The private key is checked before anything is written: an ML-KEM key in
-the expandedKey form must pass the FIPS 203 hash check and a pairwise
-consistency check, and in the both form its seed and expanded key must
-agree. A key that fails is an error (exit status 1), and nothing is
-written. The public key goes to standard output unless -out names a file;
-an existing file is replaced only with -force, and never the input.` + outputHelp,
+The private key is checked first (see 'pqkem help keys'): a key that
+fails is an error (exit status 1), and nothing is written. The public
+key goes to standard output unless -out names a file; an existing file
+is replaced only with -force, and never the input. See 'pqkem help
+outputs' for how files are written and what a failure leaves.`,
 	Example: `
 pqkem pub -in key.pem -out pub.pem
 pqkem pub -in key.pem -format raw | xxd | head -2
@@ -38,9 +37,9 @@ type pubCmd struct {
 }
 
 func (c *pubCmd) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.in, "in", "", "read the private key from `FILE`, or from standard input for -; required")
-	fs.StringVar(&c.outName, "out", "-", "write the public key to `FILE`; - is standard output")
-	fs.StringVar(&c.format, "format", "pem", "output `format`: pem, der or raw")
+	fs.StringVar(&c.in, "in", "", "read the private key from `FILE`, - for standard input; required")
+	fs.StringVar(&c.outName, "out", "-", "write the public key to `FILE`, - for standard output")
+	fs.StringVar(&c.format, "format", "pem", "output `FORMAT`: pem, der or raw")
 	fs.BoolVar(&c.force, "force", false, "replace -out if it is an existing regular file")
 	c.kf = addKeyFlags(fs, true)
 }

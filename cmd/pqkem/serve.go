@@ -24,52 +24,22 @@ var cmdServe = &cli.Command{
 	Summary: "accept PQNoise connections and forward each to a TCP or Unix service",
 	Args:    "-key FILE -listen ADDR -to ADDR [-allow FILE] [flags]",
 	Doc: `
-Serve is the server side of a tunnel, as stunnel and ghostunnel are for
-TLS: it listens on -listen for PQNoise connections, runs the handshake
-with the static key -key, and forwards each connection to the service at
--to, the bytes unchanged both ways. Clients connect with 'pqkem connect',
-given the server's public key ('pqkem pub -in server.pem'). -listen is
-HOST:PORT, unix:PATH, fd:N (an inherited listening socket) or systemd
-(socket activation, LISTEN_FDS); -to is HOST:PORT or unix:PATH. Both are
-checked at the start, and a -to that is -listen itself is refused.
+Serve is the server end of a tunnel: it accepts PQNoise connections on
+-listen, runs the handshake with the static key -key, and forwards each
+connection to the service at -to, the bytes unchanged both ways. Clients
+run 'pqkem connect' with the server's public key ('pqkem pub -in
+server.pem'). Without -allow, any client that knows that key may connect
+(pqNK); with -allow, only the clients whose keys the file lists (pqIK).
+SIGHUP rereads -key and -allow; SIGINT or SIGTERM stop it (status 0).
 
-Without -allow, any client that knows the server's public key may
-connect (pqNK: the server is authenticated, the client is not). With
--allow FILE, a file of one or more client public keys (PEM blocks, as
-'pqkem pub' writes them, of the server key's scheme), the tunnel is
-mutually authenticated (pqIK): a client must prove it holds the private
-key of one of them ('pqkem connect -key'); any other is refused, with
-its key's fingerprint in the log.
-
-Serve connects to -to only once the client has proven that it completed
-the handshake (its first message after the handshake, which 'pqkem
-connect' sends at once), so a replayed handshake message opens no
-connection to the service, and services that speak first (SSH, SMTP)
-work. With -proxy-protocol, each connection to -to starts with a PROXY
-protocol v2 header: the client's address and, in pqIK, the SHA-256
-fingerprint of its key (the 16 bytes 'pqkem inspect' shows) in a TLV of
-type 0xE0.
-
-Connections in their handshake have a pool of their own, apart from the
--max forwarded ones: at most -max-handshakes at once, -max-per-source of
-them from one address (an IPv4 address or an IPv6 /64); a new one takes
-the place of the oldest that has sent nothing yet, or else of the
-oldest, so idle sockets cannot lock clients out. An address whose
-handshakes fail more than -rate times a second (after a burst of
--burst) has its new connections reset at once until it is under -rate
-again; handshakes that succeed do not count, so a client is never
-limited, but random bytes, replays and idle sockets are.
-
-On SIGHUP, serve reads -key and -allow again: new connections use them,
-open ones go on. If a file does not parse, or the keys do not match,
-the old ones stay, and the log says why. With -status ADDR (a loopback
-HOST:PORT or unix:PATH), GET /healthz answers "ok" and GET /metrics
-gives the counters in the Prometheus text format.` + tunnelHelp,
+'pqkem help tunnel' says the rest: addresses, the protocol and its keys,
+the PROXY header, the handshake pool and rate limit, reloads, -status,
+how connections end, signals and the log.`,
 	Example: `
 pqkem serve -key server.pem -listen :9443 -to 127.0.0.1:8080
-pqkem keygen -alg ML-KEM-768 -out server.pem && pqkem pub -in server.pem -out server.pub
-pqkem serve -key server.pem -listen :9443 -to 127.0.0.1:22 -allow clients.pub -cipher ChaChaPoly
-pqkem serve -key server.pem -listen systemd -to unix:/run/app.sock -proxy-protocol -status 127.0.0.1:9100 -quiet`,
+pqkem keygen -alg ML-KEM-768 -out server.pem -pub server.pub
+pqkem serve -key server.pem -listen :9443 -to 127.0.0.1:22 -allow clients.pub
+pqkem serve -key server.pem -listen systemd -to unix:/run/app.sock -quiet`,
 	New: func() cli.Runner { return new(serveCmd) },
 }
 
@@ -88,16 +58,16 @@ type serveCmd struct {
 }
 
 func (c *serveCmd) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.key, "key", "", "the server's private key `FILE` (its scheme is the KEM); required")
-	fs.StringVar(&c.listen, "listen", "", "the `address` to accept PQNoise connections on: HOST:PORT, unix:PATH, fd:N or systemd; required")
-	fs.StringVar(&c.to, "to", "", "the service to forward each connection to, an `address`: HOST:PORT or unix:PATH; required")
-	fs.StringVar(&c.allow, "allow", "", "serve only the clients whose public keys are in `FILE` (PEM blocks), with pqIK")
-	fs.IntVar(&c.maxHandshakes, "max-handshakes", defaultMaxHandshakes, "the most connections in their handshake at once")
-	fs.IntVar(&c.perSource, "max-per-source", defaultPerSource, "the most connections in their handshake from one address; 0 means no limit")
-	fs.Float64Var(&c.rate, "rate", defaultRate, "the failed handshakes a second one address may have before its connections are reset; 0 means no limit")
-	fs.IntVar(&c.burst, "burst", defaultBurst, "the failed handshakes one address may have at once, beyond -rate")
-	fs.BoolVar(&c.proxyProtocol, "proxy-protocol", false, "send a PROXY protocol v2 header to -to first, with the client's address (and key, in pqIK)")
-	fs.StringVar(&c.status, "status", "", "serve /healthz and /metrics on this `address` (loopback HOST:PORT or unix:PATH)")
+	fs.StringVar(&c.key, "key", "", "the server's private key `FILE`; required")
+	fs.StringVar(&c.listen, "listen", "", "accept on `ADDR`: HOST:PORT, unix:PATH, fd:N or systemd")
+	fs.StringVar(&c.to, "to", "", "forward to the service at `ADDR`: HOST:PORT or unix:PATH")
+	fs.StringVar(&c.allow, "allow", "", "only the client keys in `FILE` (PEM blocks), with pqIK")
+	fs.IntVar(&c.maxHandshakes, "max-handshakes", defaultMaxHandshakes, "the most connections in their handshake")
+	fs.IntVar(&c.perSource, "max-per-source", defaultPerSource, "most handshakes from one address; 0: none")
+	fs.Float64Var(&c.rate, "rate", defaultRate, "per-address failed handshakes/s; 0: no limit")
+	fs.IntVar(&c.burst, "burst", defaultBurst, "failed handshakes per address beyond -rate")
+	fs.BoolVar(&c.proxyProtocol, "proxy-protocol", false, "send a PROXY protocol v2 header to -to first")
+	fs.StringVar(&c.status, "status", "", "serve /healthz and /metrics on `ADDR` (loopback or unix:)")
 	c.addFlags(fs)
 }
 
@@ -187,8 +157,8 @@ func (c *serveCmd) Run(out *cli.Output, args []string) error {
 		Log:            lg,
 		Metrics:        metrics,
 	}
-	lg.Printf("listening on %v, forwarding to %v, %v, server key %s, serving %s, at most %d connections at once",
-		ln.Addr(), c.toAddr, keys.config.Protocol, keyfile.Fingerprint(keys.static.EncapsulationKey()), c.clients(keys), c.max)
+	lg.Printf("listening on %v, forwarding to %v, %v, server key %s, serving %s, at most %s at once",
+		ln.Addr(), c.toAddr, keys.config.Protocol, keyfile.Fingerprint(keys.static.EncapsulationKey()), c.clients(keys), count(c.max, "connection"))
 	return runProxy(lg, ln, p, c.grace, reloads, func() { c.reload(lg) })
 }
 
@@ -197,7 +167,7 @@ func (c *serveCmd) clients(keys *serveKeys) string {
 	if c.allow == "" {
 		return "any client that knows its public key"
 	}
-	return fmt.Sprintf("only the clients whose keys are in %s (%d keys)", displayName(c.allow), len(keys.allowed))
+	return fmt.Sprintf("only the clients whose keys are in %s (%s)", displayName(c.allow), count(len(keys.allowed), "key"))
 }
 
 // loadKeys reads -key and -allow, and checks them together.
@@ -215,13 +185,13 @@ func (c *serveCmd) loadKeys() (*serveKeys, error) {
 		}
 		for i, ak := range k.allowed {
 			if ak.Scheme().Name() != s.Name() {
-				return nil, fmt.Errorf("-allow %s: key %d is a %s key, but the server's key is %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, ak.Scheme().Name(), s.Name())
+				return nil, fmt.Errorf("-allow %s: key %d is of %s, but the server's key is of %s: a client key must be of the server key's scheme", displayName(c.allow), i+1, ak.Scheme().Name(), s.Name())
 			}
 		}
 		cfg.VerifyPeerStaticKey = allowKeys(k.allowed)
 	}
 	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: cfg.Protocol, StaticKey: dk}); err != nil {
-		return nil, fmt.Errorf("-key %s: %w", displayName(c.key), err)
+		return nil, cli.WithHint(fmt.Errorf("-key %s: %w", displayName(c.key), err), staticKeyHint(s))
 	}
 	// Precomputed once here, not by the first handshakes at once.
 	if p, ok := dk.(kem.Precomputer); ok {

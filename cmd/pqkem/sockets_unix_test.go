@@ -243,10 +243,10 @@ func TestTunnelReload(t *testing.T) {
 	cmd, _, lines = startServe(t, "-key", key, "-to", echoService(t), "-allow", allow)
 	copyFile(t, filepath.Join(dir, "other.pub"), allow)
 	cmd.Process.Signal(syscall.SIGHUP)
-	waitLine(t, lines, "SIGHUP: keeping the keys in use: -allow "+allow+": key 1 is a ML-KEM-512 key, but the server's key is ML-KEM-768")
+	waitLine(t, lines, "SIGHUP: keeping the keys in use: -allow "+allow+": key 1 is of ML-KEM-512, but the server's key is of ML-KEM-768")
 	copyFile(t, filepath.Join(dir, "alice.pub"), allow)
 	cmd.Process.Signal(syscall.SIGHUP)
-	waitLine(t, lines, "SIGHUP: reloaded: server key "+keyFingerprint(t, filepath.Join(dir, "one.pub"))+", serving only the clients whose keys are in "+allow+" (1 keys): "+keyFingerprint(t, filepath.Join(dir, "alice.pub")))
+	waitLine(t, lines, "SIGHUP: reloaded: server key "+keyFingerprint(t, filepath.Join(dir, "one.pub"))+", serving only the clients whose keys are in "+allow+" (1 key): "+keyFingerprint(t, filepath.Join(dir, "alice.pub")))
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitLine(t, lines, "stopped")
 }

@@ -25,56 +25,6 @@ import (
 // failures, and the run of a listener that stops gracefully. The
 // forwarding itself is package internal/tunnel's.
 
-// tunnelHelp is the part of both commands' help about the protocol, the
-// ends of a stream, the bounds and the log.
-const tunnelHelp = `
-
-The protocol is PQNoise (package github.com/pqkem/pqkem/noise): pqNK, in
-which the client knows the server's static public key beforehand (as a
-pinned certificate), or pqIK, in which the client also has a static key,
-sent encrypted in its first message, and the server accepts only the
-client keys it lists. The KEM is the scheme of the server's key (see
-'pqkem list'; eFrodoKEM is refused: its keys are not safe as long-term
-keys; DHKEM-X25519-HKDF-SHA256 runs, as the classical baseline, but is
-not post-quantum); the cipher and hash default to AESGCM and SHA256,
-and both sides must use the same -cipher and -hash. With -ephemeral, the
-ephemeral keys are of another KEM than the server key's (for example a
-FrodoKEM-640-AES server key with ML-KEM-768 ephemeral keys, forward
-secrecy at ML-KEM's cost), and both sides must give the same -ephemeral.
-The protocol name, such as Noise_pqNK_MLKEM768_AESGCM_SHA256, is printed
-at the start.
-
-Each direction of a forwarded connection ends cleanly only when its
-source ended cleanly: a TCP or Unix half-close, or PQNoise's
-authenticated end marker; the end is passed on (a half-close, or the end
-marker), so that a request and its response both get through. Any
-failure (a message that fails authentication, a PQNoise stream that
-ends without its end marker, a reset, -idle, a cut at shutdown) ends
-both sides with a failure: a TCP connection is reset (RST, never a FIN)
-and a PQNoise one ends without its end marker, so that neither peer can
-take it for a complete stream. (A Unix socket cannot be reset: its peer
-sees an end.)
-
-A handshake must complete within -timeout, which also bounds the wait
-for a place among the -max forwarded connections and connecting to -to.
-With -idle, a forwarded connection on which nothing has been read or
-written for that long is ended, as a failure.
-
-On SIGINT or SIGTERM the command stops accepting connections, lets those
-open finish for -grace, then cuts them (a failure, reset), and exits
-with status 0; a second signal cuts them at once, and a third ends the
-command at once (exit status 130 or 143).
-
-Standard error has one line per event, with the UTC time and the remote
-address: the start (listening address, protocol, key fingerprints),
-each connection opened (with the client key's fingerprint in pqIK) and
-closed (its duration and the bytes each way), each failure, and the
-stop. -quiet leaves out the lines of connections that succeed; failures
-are always logged, but at most the first of each cause in a minute in
-full, then one line a minute with the count of each cause. No key
-material and no forwarded data are logged: a fingerprint is the first
-16 bytes of the SHA-256 of a public key, in hex.`
-
 // tunnelConfig is the configuration both commands parse their shared
 // flags into.
 type tunnelConfig struct {
@@ -103,14 +53,14 @@ const (
 )
 
 func (f *tunnelConfig) addFlags(fs *flag.FlagSet) {
-	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers())+" (the same on both sides)")
-	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes())+" (the same on both sides)")
-	fs.StringVar(&f.ephemeral, "ephemeral", "", "the `KEM` of the ephemeral keys (see 'pqkem list'), if not the server key's scheme; the same on both sides (a mismatch fails the handshake: the server logs a message of the wrong size)")
-	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "the longest a handshake, the wait for a place among -max, or connecting to -to may take")
-	fs.DurationVar(&f.idle, "idle", 0, "end a forwarded connection after this `duration` without traffic either way; 0 means no limit")
-	fs.DurationVar(&f.grace, "grace", defaultGrace, "on SIGINT or SIGTERM, how long the open connections may go on before they are cut")
+	fs.StringVar(&f.cipher, "cipher", noise.AESGCM.String(), "the Noise `cipher`: "+noiseNames(noise.Ciphers()))
+	fs.StringVar(&f.hash, "hash", noise.SHA256.String(), "the Noise `hash`: "+noiseNames(noise.Hashes()))
+	fs.StringVar(&f.ephemeral, "ephemeral", "", "ephemeral keys of this `KEM`, the same both sides")
+	fs.DurationVar(&f.timeout, "timeout", noise.DefaultHandshakeTimeout, "limit on handshake, -max wait, -to dial")
+	fs.DurationVar(&f.idle, "idle", 0, "end a connection idle this long; 0: no limit")
+	fs.DurationVar(&f.grace, "grace", defaultGrace, "how long open connections go on at a stop")
 	fs.IntVar(&f.max, "max", defaultMaxConns, "the most connections forwarded at once")
-	fs.BoolVar(&f.quiet, "quiet", false, "log only failures (rate-limited) and a listener's start and stop, not each connection that succeeds")
+	fs.BoolVar(&f.quiet, "quiet", false, "log no line for the connections that succeed")
 }
 
 // check checks the shared flags and parses -cipher and -hash.
@@ -173,7 +123,7 @@ func readTunnelPrivateKey(flagName, name string) (kem.DecapsulationKey, error) {
 	}
 	priv, err := keyfile.DecodePrivateKey(data, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flagName, displayName(name), err)
+		return nil, cli.WithHint(fmt.Errorf("%s %s: %w", flagName, displayName(name), err), keyHint(data, nil, true))
 	}
 	return priv.Key, nil
 }
@@ -186,7 +136,7 @@ func readTunnelPublicKey(flagName, name string) (kem.EncapsulationKey, error) {
 	}
 	pub, err := keyfile.DecodePublicKey(data, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flagName, displayName(name), err)
+		return nil, cli.WithHint(fmt.Errorf("%s %s: %w", flagName, displayName(name), err), keyHint(data, nil, false))
 	}
 	return pub.Key, nil
 }
@@ -229,7 +179,7 @@ func readAllowedKeys(name string) ([]kem.EncapsulationKey, error) {
 var failureLogInterval = time.Minute
 
 // newTunnelLog returns the log of a tunnel command: with a summary of
-// the failures if it listens (see tunnelHelp).
+// the failures if it listens (see topicTunnel).
 func newTunnelLog(w io.Writer, command string, quiet, listens bool) *tunnel.Log {
 	interval := time.Duration(0)
 	if listens {
@@ -279,10 +229,10 @@ wait:
 			case <-finished:
 				break grace
 			case <-timer.C:
-				lg.Printf("cutting the %d connections still open after %v", p.Open(), grace)
+				lg.Printf("cutting %s still open after %v", count(p.Open(), "connection"), grace)
 				break grace
 			case sig = <-signals:
-				lg.Printf("%v: cutting the %d connections still open", sig, p.Open())
+				lg.Printf("%v: cutting %s still open", sig, count(p.Open(), "connection"))
 				break grace
 			case <-reloads:
 				reload()
@@ -339,4 +289,18 @@ func isClosedDuringHandshake(err error) bool {
 // that the reset interrupted.
 func isReset(err error) bool {
 	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ENOTCONN)
+}
+
+// staticKeyHint suggests, for a tunnel key of scheme s that Noise refused,
+// a scheme whose keys may serve as static keys.
+func staticKeyHint(s kem.Scheme) string {
+	if !kem.EphemeralOnly(s) {
+		return ""
+	}
+	if salted, ok := strings.CutPrefix(s.Name(), "e"); ok {
+		if _, err := kem.ByName(salted); err == nil {
+			return "a tunnel needs a key without a ciphertext limit: 'pqkem keygen -alg " + salted + "' makes one of the same level"
+		}
+	}
+	return "a tunnel needs a key without a ciphertext limit, such as 'pqkem keygen -alg ML-KEM-768'"
 }

@@ -122,7 +122,7 @@ func TestTunnelSignal(t *testing.T) {
 	roundTrip(t, c, "before")
 	cmd.Process.Signal(syscall.SIGINT)
 	waitLine(t, lines, "interrupt: stopping")
-	waitLine(t, lines, "cutting the 1 connections still open after 200ms")
+	waitLine(t, lines, "cutting 1 connection still open after 200ms")
 	c.SetDeadline(time.Now().Add(5 * time.Second))
 	if _, err := io.ReadAll(c); err != nil && !strings.Contains(err.Error(), "reset") {
 		t.Errorf("the connection after -grace: %v, want it closed", err)

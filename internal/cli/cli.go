@@ -1,12 +1,17 @@
 // Package cli is the frame of pqkem's commands, cmd/pqkem and
 // cmd/pqkem-bench: a [Program] is one table of [Command] values, each with
 // its synopsis, its help and a [Runner] that defines its flags and runs it,
-// as cmd/go lists its commands. The frame parses the flags, prints the help
-// (`prog help`, `prog help cmd`, `prog cmd -h`), reports errors and turns
-// them into the exit status: [ExitOK], [ExitError] for an operational
-// error, [ExitUsage] for a usage error (see [Usagef]). A command whose
-// standard output fails (a closed pipe, a full disk) fails too, with one
-// line saying so, whether or not it checked its writes.
+// and of help [Topic] values, texts that several commands share, as cmd/go
+// lists its commands and topics. The frame parses the flags, prints the
+// help (`prog help` lists the commands and topics, `prog help cmd` and
+// `prog cmd -h` describe one command, `prog help topic` prints a topic),
+// reports errors and turns them into the exit status: [ExitOK],
+// [ExitError] for an operational error, [ExitUsage] for a usage error (see
+// [Usagef]). Every line of an error starts with "prog cmd: ", the flag
+// package's errors included; an error may carry a hint ([WithHint]),
+// printed under it as "hint: ...". A command whose standard output fails
+// (a closed pipe, a full disk) fails too, with one line saying so, whether
+// or not it checked its writes.
 package cli
 
 import (
@@ -93,11 +98,21 @@ type Command struct {
 	New func() Runner
 }
 
+// A Topic is a text of help that is not a command's, shown by
+// `prog help name`: what several commands share, such as how they write
+// files.
+type Topic struct {
+	Name    string
+	Summary string // one line, for the list of topics
+	Doc     string
+}
+
 // A Program is a command with subcommands.
 type Program struct {
 	Name     string     // "pqkem"
 	Summary  string     // one line: what the program is
 	Commands []*Command // in the order help lists them; "help" is added
+	Topics   []*Topic   // in the order help lists them
 }
 
 // Main runs the program with the process's arguments and exits with its
@@ -138,7 +153,13 @@ func (p *Program) Run(args []string, stdout, stderr io.Writer) int {
 	}
 	c := p.Lookup(name)
 	if c == nil {
-		fmt.Fprintf(stderr, "%s: unknown command %q\nRun '%s help' for usage.\n", p.Name, args[0], p.Name)
+		fmt.Fprintf(stderr, "%s: unknown command %q\n", p.Name, args[0])
+		if p.LookupTopic(name) != nil {
+			fmt.Fprintf(stderr, "hint: %s is a help topic: '%s help %s'\n", name, p.Name, name)
+		} else if near := Nearest(name, p.commandNames()); near != "" {
+			fmt.Fprintf(stderr, "hint: did you mean '%s %s'?\n", p.Name, near)
+		}
+		fmt.Fprintf(stderr, "Run '%s help' for usage.\n", p.Name)
 		return ExitUsage
 	}
 	return p.run(c, out, args[1:])
@@ -156,14 +177,15 @@ func (p *Program) FlagSet(c *Command) (*flag.FlagSet, Runner) {
 
 func (p *Program) run(c *Command, out *Output, args []string) int {
 	fs, r := p.FlagSet(c)
-	fs.SetOutput(out.Stderr) // for the flag package's own error messages
+	// The flag package's own messages are not printed: its error is
+	// reported as any other, after "prog cmd:".
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			p.PrintHelp(out.Stdout, c)
 			return p.exit(c, out, nil)
 		}
-		p.printUsageHint(out.Stderr, c)
-		return ExitUsage
+		return p.exit(c, out, Usage(err))
 	}
 	err := r.Run(out, fs.Args())
 	if errors.Is(err, flag.ErrHelp) {
@@ -182,12 +204,46 @@ func (p *Program) exit(c *Command, out *Output, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintf(out.Stderr, "%s %s: %v\n", p.Name, c.Name, err)
+	for line := range strings.SplitSeq(err.Error(), "\n") {
+		fmt.Fprintf(out.Stderr, "%s %s: %s\n", p.Name, c.Name, line)
+	}
+	hint := Hint(err)
+	if hint == "" {
+		hint = p.flagHint(c, err)
+	}
+	if hint != "" {
+		fmt.Fprintf(out.Stderr, "hint: %s\n", hint)
+	}
 	if errors.As(err, new(usageError)) {
 		p.printUsageHint(out.Stderr, c)
 		return ExitUsage
 	}
 	return ExitError
+}
+
+// flagHint suggests the flag of c nearest to the one an error of the flag
+// package says is not defined, or returns "".
+func (p *Program) flagHint(c *Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimPrefix(name, "-")
+	fs, _ := p.FlagSet(c)
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if near := Nearest(name, names); near != "" {
+		return "did you mean -" + near + "?"
+	}
+	return ""
+}
+
+func (p *Program) commandNames() []string {
+	var names []string
+	for _, c := range p.All() {
+		names = append(names, c.Name)
+	}
+	return names
 }
 
 func (p *Program) synopsis(c *Command) string {
@@ -196,37 +252,6 @@ func (p *Program) synopsis(c *Command) string {
 
 func (p *Program) printUsageHint(w io.Writer, c *Command) {
 	fmt.Fprintf(w, "usage: %s\nRun '%s %s -h' for details.\n", p.synopsis(c), p.Name, c.Name)
-}
-
-// PrintHelp prints the synopsis, description, flags and example of c.
-func (p *Program) PrintHelp(w io.Writer, c *Command) {
-	fs, _ := p.FlagSet(c)
-	fmt.Fprintf(w, "usage: %s\n\n%s\n", p.synopsis(c), strings.TrimSpace(c.Doc))
-	hasFlags := false
-	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-	if hasFlags {
-		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
-	fmt.Fprintf(w, "\nExample:\n")
-	for line := range strings.SplitSeq(strings.TrimSpace(c.Example), "\n") {
-		fmt.Fprintf(w, "  %s\n", line)
-	}
-}
-
-func (p *Program) printOverview(w io.Writer) {
-	fmt.Fprintf(w, "%s: %s\n\n", p.Name, p.Summary)
-	fmt.Fprintf(w, "usage: %s <command> [flags] [arguments]\n\nCommands:\n", p.Name)
-	width := 0
-	for _, c := range p.All() {
-		width = max(width, len(c.Name))
-	}
-	for _, c := range p.All() {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, c.Name, c.Summary)
-	}
-	fmt.Fprintf(w, "\nRun '%s help' for every command's flags, or '%s <command> -h' for one.\n", p.Name, p.Name)
-	fmt.Fprintf(w, "Exit status: 0 success, 1 operational error, 2 usage error.\n")
 }
 
 // usageError is an error in how the command was called: exit status 2.

@@ -18,12 +18,14 @@ import (
 type echo struct {
 	upper      bool
 	fail, help bool
+	hint       bool
 }
 
 func (e *echo) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&e.upper, "upper", false, "print in upper case")
 	fs.BoolVar(&e.fail, "fail", false, "fail with an operational error")
 	fs.BoolVar(&e.help, "help-from-run", false, "return flag.ErrHelp from Run")
+	fs.BoolVar(&e.hint, "hint", false, "fail with a usage error that has a hint")
 }
 
 func (e *echo) Run(out *cli.Output, args []string) error {
@@ -32,6 +34,8 @@ func (e *echo) Run(out *cli.Output, args []string) error {
 		return fmt.Errorf("failing: %w", errors.ErrUnsupported)
 	case e.help:
 		return flag.ErrHelp
+	case e.hint:
+		return cli.WithHint(cli.Usagef("hinted\nsecond line"), "try harder")
 	case len(args) == 0:
 		return cli.Usagef("echo needs an argument")
 	}
@@ -57,6 +61,9 @@ var testProgram = &cli.Program{
 		{Name: "quiet", Summary: "do nothing", Doc: "Quiet does nothing.", Example: "prog quiet",
 			New: func() cli.Runner { return quiet{} }},
 	},
+	Topics: []*cli.Topic{
+		{Name: "files", Summary: "how files are written", Doc: "\nFiles are written.\n"},
+	},
 }
 
 func runProg(args ...string) (code int, stdout, stderr string) {
@@ -77,13 +84,21 @@ func TestRun(t *testing.T) {
 		{[]string{"echo", "a"}, cli.ExitOK, "a\n", ""},
 		{[]string{"echo", "-fail", "a"}, cli.ExitError, "", "prog echo: failing: unsupported operation"},
 		{[]string{"echo"}, cli.ExitUsage, "", "prog echo: echo needs an argument\nusage: prog echo [-upper] WORD...\nRun 'prog echo -h' for details."},
-		{[]string{"echo", "-no-such-flag"}, cli.ExitUsage, "", "flag provided but not defined: -no-such-flag"},
+		{[]string{"echo", "-no-such-flag"}, cli.ExitUsage, "", "prog echo: flag provided but not defined: -no-such-flag\nusage: prog echo"},
+		{[]string{"echo", "-uper", "a"}, cli.ExitUsage, "", "prog echo: flag provided but not defined: -uper\nhint: did you mean -upper?\nusage: prog echo"},
+		{[]string{"echo", "--uper", "a"}, cli.ExitUsage, "", "prog echo: flag provided but not defined: -uper\nhint: did you mean -upper?\n"},
+		{[]string{"echo", "-upper=maybe", "a"}, cli.ExitUsage, "", "prog echo: invalid boolean value \"maybe\" for -upper"},
+		{[]string{"echo", "-hint"}, cli.ExitUsage, "", "prog echo: hinted\nprog echo: second line\nhint: try harder\nusage: prog echo"},
+		{[]string{"ehco", "a"}, cli.ExitUsage, "", "prog: unknown command \"ehco\"\nhint: did you mean 'prog echo'?\n"},
+		{[]string{"help", "file"}, cli.ExitUsage, "", "prog help: unknown command or topic \"file\"\nhint: did you mean 'prog help files'?\n"},
+		{[]string{"help", "files"}, cli.ExitOK, "Files are written.\n", ""},
+		{[]string{"files"}, cli.ExitUsage, "", "prog: unknown command \"files\"\nhint: files is a help topic: 'prog help files'\n"},
 		{[]string{"echo", "-help-from-run"}, cli.ExitOK, "usage: prog echo", ""},
-		{[]string{"echo", "-h"}, cli.ExitOK, "usage: prog echo [-upper] WORD...\n\nEcho prints its arguments.\n\nFlags:\n  -fail", ""},
+		{[]string{"echo", "-h"}, cli.ExitOK, "usage: prog echo [-upper] WORD...\n\nEcho prints its arguments.\n\nFlags:\n  -fail           fail with an operational error\n", ""},
 		{nil, cli.ExitUsage, "", "usage: prog <command>"},
 		{[]string{"frobnicate"}, cli.ExitUsage, "", `prog: unknown command "frobnicate"`},
-		{[]string{"help", "frobnicate"}, cli.ExitUsage, "", `unknown command "frobnicate"`},
-		{[]string{"help", "echo", "quiet"}, cli.ExitUsage, "", "at most one command"},
+		{[]string{"help", "frobnicate"}, cli.ExitUsage, "", `unknown command or topic "frobnicate"`},
+		{[]string{"help", "echo", "quiet"}, cli.ExitUsage, "", "at most one name"},
 		{[]string{"help", "quiet"}, cli.ExitOK, "usage: prog quiet\n\nQuiet does nothing.\n\nExample:\n  prog quiet\n", ""},
 	} {
 		code, stdout, stderr := runProg(tc.args...)
@@ -143,3 +158,71 @@ func TestStdoutFailure(t *testing.T) {
 		t.Errorf("prog echo -fail: exit status %d, stderr %q", code, stderr.String())
 	}
 }
+
+func TestHints(t *testing.T) {
+	err := cli.Usagef("bad")
+	if cli.Hint(err) != "" || cli.WithHint(nil, "x") != nil || cli.WithHint(err, "") != err {
+		t.Errorf("WithHint: a hint from nothing")
+	}
+	h := cli.Hintf(err, "use %s", "-x")
+	if h.Error() != "bad" || cli.Hint(h) != "use -x" || !errors.Is(h, err) {
+		t.Errorf("Hintf(Usagef(bad), ...) = %q, hint %q", h, cli.Hint(h))
+	}
+	wrapped := fmt.Errorf("outer: %w", h)
+	if cli.Hint(wrapped) != "use -x" {
+		t.Errorf("Hint does not find the hint of a wrapped error")
+	}
+}
+
+func TestNearest(t *testing.T) {
+	names := []string{"alg", "out", "format", "force", "ML-KEM-768", "ML-KEM-512", "X-Wing"}
+	for _, tc := range []struct{ name, want string }{
+		{"algo", "alg"},
+		{"al", "alg"},
+		{"outt", "out"},
+		{"forma", "format"},
+		{"ml-kem-769", "ML-KEM-768"},
+		{"mlkem768", "ML-KEM-768"},
+		{"xwing", "X-Wing"},
+		{"zzz", ""},
+		{"o", "out"},
+		{"f", ""}, // format or force
+		{"X-W", "X-Wing"},
+		{"frobnicate", ""},
+		{"", ""},
+	} {
+		if got := cli.Nearest(tc.name, names); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestFlagsHelp checks the flags' lines: one a line, a default after
+// the description, long descriptions wrapped under their column.
+func TestFlagsHelp(t *testing.T) {
+	p := &cli.Program{Name: "prog", Commands: []*cli.Command{{Name: "f", Example: "prog f", New: func() cli.Runner { return new(flagger) }}}}
+	var out bytes.Buffer
+	p.PrintHelp(&out, p.Commands[0])
+	want := `
+Flags:
+  -a-very-long-flag-name-indeed
+              a flag whose name is long
+  -count int  how many (default 3)
+  -name S     the name S of something that has a description longer than fits on
+              one line of the help, so that it wraps (default "x")
+  -v          be verbose
+`
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("help:\n%s\nwant in it:%s", out.String(), want)
+	}
+}
+
+type flagger struct{}
+
+func (flagger) Flags(fs *flag.FlagSet) {
+	fs.Bool("a-very-long-flag-name-indeed", false, "a flag whose name is long")
+	fs.Int("count", 3, "how many")
+	fs.String("name", "x", "the name `S` of something that has a description longer than fits on one line of the help, so that it wraps")
+	fs.Bool("v", false, "be verbose")
+}
+func (flagger) Run(*cli.Output, []string) error { return nil }
