@@ -255,7 +255,7 @@ func EncodePrivateKey(dk kem.DecapsulationKey, f Format) ([]byte, error) {
 	case Raw:
 		return dk.Bytes(), nil
 	}
-	return nil, fmt.Errorf("keyfile: cannot encode a %s private key in format %v", s.Name(), f)
+	return nil, fmt.Errorf("keyfile: cannot encode %s private keys in format %v", s.Name(), f)
 }
 
 // EncodePublicKey encodes ek in format f ([PEM], [DER] or [Raw]):
@@ -281,7 +281,7 @@ func EncodePublicKey(ek kem.EncapsulationKey, f Format) ([]byte, error) {
 	case Raw:
 		return ek.Bytes(), nil
 	}
-	return nil, fmt.Errorf("keyfile: cannot encode a %s public key in format %v", s.Name(), f)
+	return nil, fmt.Errorf("keyfile: cannot encode %s public keys in format %v", s.Name(), f)
 }
 
 func encodeProjectPEM(typ string, s kem.Scheme, body []byte) []byte {

@@ -179,7 +179,7 @@ func (c *Config) checkPeer(client bool) error {
 	case !peerHasKey && (c.PeerStaticKey != nil || c.VerifyPeerStaticKey != nil):
 		return fmt.Errorf("noise: PeerStaticKey set, but the %s has no static key in %v", sideName(!client), p.Pattern)
 	case c.PeerStaticKey != nil && c.PeerStaticKey.Scheme().Name() != p.staticScheme().Name():
-		return fmt.Errorf("noise: PeerStaticKey is a %s key, want %s", c.PeerStaticKey.Scheme().Name(), p.staticScheme().Name())
+		return fmt.Errorf("noise: PeerStaticKey is of %s, want %s", c.PeerStaticKey.Scheme().Name(), p.staticScheme().Name())
 	}
 	return nil
 }

@@ -218,7 +218,8 @@ func (c *Conn) runHandshake() error {
 	sizes := p.MessageSizes()
 	// The buffers start with room for the largest handshake message each
 	// holds, so that they do not grow (and allocate again) during the
-	// handshake: with FrodoKEM the messages are 10 to 43 KB.
+	// handshake: with FrodoKEM a message is up to 64,960 bytes (the
+	// package doc's table gives each).
 	var largestRead, largestWrite int
 	for i, n := range sizes {
 		if (i%2 == 0) == c.isClient { // the initiator writes the even ones

@@ -319,7 +319,7 @@ func TestExtErrors(t *testing.T) {
 		{"ephemeral-only static", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQNK, KEM: efrodo, EphemeralKEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "not safe as a static key"},
 		{"hybrid needs hybrid key", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.HybridXX, KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}, Initiator: true, StaticKey: si}, "want X25519+ML-KEM-768"},
 		{"hybrid too large", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.HybridKX, KEM: frodo1344, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "does not fit"},
-		{"split static key", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQXX, KEM: mlkem1024, EphemeralKEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}, Initiator: true, StaticKey: si}, "is a ML-KEM-768 key, want ML-KEM-1024"},
+		{"split static key", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQXX, KEM: mlkem1024, EphemeralKEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}, Initiator: true, StaticKey: si}, "is of ML-KEM-768, want ML-KEM-1024"},
 	} {
 		_, err := noise.NewHandshakeState(&c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "noise: ") || len(err.Error()) > 130 {

@@ -63,7 +63,7 @@ func (f *frameReader) next(check func(n int) error) ([]byte, error) {
 				// frames of growing sizes grow the buffer a few times
 				// only, and never past the largest frame; the held bytes
 				// move to the front. A handshake of large KEM messages
-				// (FrodoKEM's 10 to 22 KB) holds what it needs, not 64 KiB.
+				// (FrodoKEM's, up to 64,960 bytes) holds what it needs.
 				buf := make([]byte, min(max(frameHeaderSize+n, 2*len(f.buf)), maxFrameSize))
 				f.end = copy(buf, f.buf[f.off:f.end])
 				f.buf, f.off = buf, 0

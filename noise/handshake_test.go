@@ -348,7 +348,7 @@ func TestConfigErrors(t *testing.T) {
 		{"no remote key", noise.HandshakeConfig{Protocol: nk, Initiator: true}, "needs a peer static key"},
 		{"no static key", noise.HandshakeConfig{Protocol: nk}, "needs a static key"},
 		{"unused static key", noise.HandshakeConfig{Protocol: nk, Initiator: true, StaticKey: si, PeerStaticKey: sr.EncapsulationKey()}, "but one was given"},
-		{"wrong scheme", noise.HandshakeConfig{Protocol: nk, StaticKey: other}, "is a ML-KEM-512 key, want ML-KEM-768"},
+		{"wrong scheme", noise.HandshakeConfig{Protocol: nk, StaticKey: other}, "is of ML-KEM-512, want ML-KEM-768"},
 		{"no KEM", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQNN, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "has no KEM"},
 		{"bad pattern", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: 99, KEM: mlkem768, Cipher: noise.AESGCM, Hash: noise.SHA256}}, "unknown pattern"},
 		{"bad cipher", noise.HandshakeConfig{Protocol: noise.Protocol{Pattern: noise.PQNN, KEM: mlkem768, Hash: noise.SHA256}}, "unknown cipher"},

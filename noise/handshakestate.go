@@ -194,7 +194,7 @@ func checkKey(p Protocol, what, who string, k kem.Scheme, want bool) error {
 	case !want && k != nil:
 		return fmt.Errorf("noise: the %s has no %s in %v, but one was given", who, what, p.Pattern)
 	case k != nil && k.Name() != p.staticScheme().Name():
-		return fmt.Errorf("noise: the %s's %s is a %s key, want %s", who, what, k.Name(), p.staticScheme().Name())
+		return fmt.Errorf("noise: the %s's %s is of %s, want %s", who, what, k.Name(), p.staticScheme().Name())
 	}
 	return nil
 }

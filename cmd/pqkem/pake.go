@@ -25,51 +25,24 @@ var cmdPake = &cli.Command{
 	Summary: "agree on a key with a peer who knows the same password (over TCP)",
 	Args:    "listen|connect [-addr HOST:PORT] [-password-file FILE] [flags]",
 	Doc: `
-Pake runs a password-authenticated key exchange with a peer over TCP:
-two parties who share only a password (a pairing code, a passphrase) get
-a common session key, and an eavesdropper or an active attacker learns
-nothing that would let them test passwords offline. The protocols are
-NoIC and Tempo on ML-KEM (package github.com/pqkem/pqkem/pake); the
-default is Tempo with the constant-time sampler C1 at ML-KEM-768.
+Pake runs a password-authenticated key exchange over TCP: two parties
+who share only a password (a pairing code, a passphrase) get a common
+session key, and nobody on the path learns anything that would let them
+test passwords offline. The protocols are NoIC and Tempo on ML-KEM
+(package github.com/pqkem/pqkem/pake; its doc gives the wire format).
+'pqkem pake listen' is the responder, 'pqkem pake connect' the
+initiator. Both read the password from the terminal (without echo) or
+the first line of -password-file, and hash it with Argon2id with a salt
+bound to the scheme and both identities (-client and -server, the same
+on both sides).
 
-'pqkem pake listen' listens on -addr and is the responder; 'pqkem pake
-connect' connects to -addr and is the initiator. Both ask for the password
-on the terminal (without echo), or read it from -password-file (its first
-line, at most 1024 bytes). The password is hashed with Argon2id
-(64 MiB, 3 passes, 4 lanes unless -argon2-* say otherwise) with a salt
-bound to the scheme and both identities (-client, -server: the same on
-both sides), as pake.NewCredentials documents. The protocol is the
-package's three messages: the initiator sends msg1, the listener answers
-msg2, the initiator checks the listener's tag in it and sends msg3, its
-key confirmation (a hash of the session key and the transcript, never
-the key itself); the listener checks it and acknowledges.
-
-The listener serves up to 4 connections at once, each with the -timeout
-deadline for its whole exchange, and accepts connections for -timeout.
-It stops at the first exchange that ends in a verdict: the passwords
-match (exit status 0) or they do not (status 1). A connection that fails
-before that (the peer disconnects, sends garbage, speaks another scheme
-or says nothing until its deadline) is reported on standard error and
-the listener goes on waiting, so an idle or slow peer does not cost the
-real one its exchange. Each msg2 the listener sends lets its peer test
-one password, so after 3 exchanges that got a msg2 and then failed
-without a verdict, the listener stops (status 1).
-
-The wire format is package pake's (pake.Client and pake.Server): a hello
-naming the scheme, msg1, msg2, msg3 and the listener's verdict, each in
-a length-prefixed frame. A listener whose -scheme differs from the
-hello's closes that connection.
-
-On success both sides print the same fingerprint of the session key (the
-first 8 bytes of a SHA3-256 of it, in hex), and -out writes the 32-byte
-key itself to a file with mode 0600 (to standard output for -, the other
-lines then going to standard error), as the other commands write their
-outputs. On a wrong password both print "password mismatch" and exit
-with status 1. For the connecting side, a peer that disconnects or sends
-garbage, or the -timeout deadline of the whole exchange, is an error
-(status 1) too.
-
-The timings of the protocols are in 'pqkem-bench pake' (cmd/pqkem-bench).`,
+The listener serves up to 4 connections at once, each within -timeout,
+and stops at the first verdict: the passwords match (status 0) or not
+(status 1). A peer that fails before a verdict is reported and the
+listener goes on, but each msg2 it sends lets a peer test one password,
+so after 3 exchanges that got one and failed it stops (status 1). On
+success both sides print the same fingerprint of the session key;
+-out writes the key itself ('pqkem help outputs').`,
 	Example: `
 pqkem pake listen -addr 127.0.0.1:7000
 pqkem pake connect -addr 127.0.0.1:7000
@@ -89,18 +62,18 @@ type pakeFlags struct {
 
 func (f *pakeFlags) Flags(fs *flag.FlagSet) {
 	f.fs = fs
-	fs.StringVar(&f.addr, "addr", "127.0.0.1:7000", "TCP `address` to listen on or connect to")
-	fs.StringVar(&f.passwordFile, "password-file", "", "read the password from the first line of `FILE` (at most 1024 bytes) instead of the terminal")
-	fs.StringVar(&f.scheme, "scheme", pake.Default().Name(), "the PAKE `scheme`: <NoIC|Tempo>-<A1|B0|C1>-ML-KEM-<512|768|1024> (A0 is refused: variable time)")
-	fs.StringVar(&f.client, "client", "client", "identity of the connecting side (initiator), the same on both sides")
-	fs.StringVar(&f.server, "server", "server", "identity of the listening side (responder), the same on both sides")
-	fs.StringVar(&f.out, "out", "", "write the 32-byte session key to `FILE` (mode 0600), or to standard output for -")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:7000", "TCP `address` to listen on or dial")
+	fs.StringVar(&f.passwordFile, "password-file", "", "the password: the first line of `FILE`, not the terminal")
+	fs.StringVar(&f.scheme, "scheme", pake.Default().Name(), "<NoIC|Tempo>-<A1|B0|C1>-ML-KEM-<N>, as 'pqkem-bench pake'")
+	fs.StringVar(&f.client, "client", "client", "dialer's `name` (same both sides)")
+	fs.StringVar(&f.server, "server", "server", "listener's `name` (same both sides)")
+	fs.StringVar(&f.out, "out", "", "write the session key to `FILE` (0600), - for stdout")
 	fs.BoolVar(&f.force, "force", false, "replace -out if it is an existing regular file")
-	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this `duration`: the whole exchange with one peer, and the listener's waiting for peers")
+	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "limit on an exchange, and on waiting")
 	kdf := pake.DefaultArgon2()
-	fs.UintVar(&f.argonTime, "argon2-time", uint(kdf.Time), "Argon2id passes (both sides must agree)")
-	fs.UintVar(&f.argonMemory, "argon2-memory", uint(kdf.Memory), "Argon2id memory in `KiB` (both sides must agree)")
-	fs.UintVar(&f.argonThreads, "argon2-threads", uint(kdf.Threads), "Argon2id lanes (both sides must agree)")
+	fs.UintVar(&f.argonTime, "argon2-time", uint(kdf.Time), "Argon2id passes (same both sides)")
+	fs.UintVar(&f.argonMemory, "argon2-memory", uint(kdf.Memory), "Argon2id `KiB` (same both sides)")
+	fs.UintVar(&f.argonThreads, "argon2-threads", uint(kdf.Threads), "Argon2id lanes (same both sides)")
 }
 
 func (f *pakeFlags) Run(out *cli.Output, args []string) error {
