@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pqkem/pqkem/internal/secret"
 	"github.com/pqkem/pqkem/kem"
 )
 
@@ -281,7 +282,15 @@ func (hs *HandshakeState) sender(i int) string {
 // PSK pattern, a non-empty payload after a psk and before any randomness
 // of this party's is refused with [ErrPSKInvalid], as in Clatter (no
 // pattern this package accepts reaches that case).
-func (hs *HandshakeState) WriteMessage(out, payload []byte) ([]byte, error) {
+func (hs *HandshakeState) WriteMessage(out, payload []byte) (msg []byte, err error) {
+	// The ephemeral key, the encapsulations and the symmetric state's
+	// updates run inside secret.Do, which erases their temporaries in a
+	// build with GOEXPERIMENT=runtimesecret (internal/secret).
+	secret.Do(func() { msg, err = hs.writeMessage(out, payload) })
+	return msg, err
+}
+
+func (hs *HandshakeState) writeMessage(out, payload []byte) ([]byte, error) {
 	if err := hs.turn(true); err != nil {
 		return out, err
 	}
@@ -440,7 +449,12 @@ func clearPSKs(psks [][]byte) {
 // protocol, the prologue or the static keys. Where no key exists yet (the
 // first message of pqNN, for example), an altered message is detected at
 // the first authenticated message after it.
-func (hs *HandshakeState) ReadMessage(out, message []byte) ([]byte, error) {
+func (hs *HandshakeState) ReadMessage(out, message []byte) (payload []byte, err error) {
+	secret.Do(func() { payload, err = hs.readMessage(out, message) })
+	return payload, err
+}
+
+func (hs *HandshakeState) readMessage(out, message []byte) ([]byte, error) {
 	if err := hs.turn(false); err != nil {
 		return out, err
 	}
@@ -589,6 +603,11 @@ func (hs *HandshakeState) decapsulate(dk kem.DecapsulationKey, ct []byte, mix fu
 // handshake's secrets are wiped; [HandshakeState.HandshakeHash] and
 // [HandshakeState.PeerStaticKey] stay. Split may be called once.
 func (hs *HandshakeState) Split() (send, receive *CipherState, err error) {
+	secret.Do(func() { send, receive, err = hs.splitCipherStates() })
+	return send, receive, err
+}
+
+func (hs *HandshakeState) splitCipherStates() (send, receive *CipherState, err error) {
 	if hs.err != nil {
 		return nil, nil, hs.err
 	}
