@@ -32,7 +32,9 @@ import (
 //
 // In patterns whose last handshake message is the responder's (pqNK,
 // pqIK, ...), the client proves that it completed the handshake with a
-// confirmation, an empty transport message sent at once; the server's
+// confirmation, an empty transport message sent with its first data or
+// end marker, when it first reads, or two milliseconds after the
+// handshake, whichever comes first; the server's
 // handshake ends only when the client's first transport message (that
 // confirmation, or data from an implementation that sends none) has been
 // read and authenticated, so that a replayed first message gets a server
@@ -64,8 +66,20 @@ type Conn struct {
 		cs  *CipherState
 		err error // errWriteAfterEnd once the end marker is sent
 		end error // the result of sending the end marker, once sent
+		// confirm is the client's confirmation frame, encrypted at the
+		// end of the handshake and sent with the first data, end marker or
+		// Read, or by confirmTimer, whichever comes first.
+		confirm []byte
 	}
+	confirmPending atomic.Bool
+	confirmTimer   atomic.Pointer[time.Timer]
 }
+
+// confirmDelay is how long a client's confirmation waits for data to go
+// with it, so that a client that writes at once (as an HTTP client does)
+// sends both in one segment, and one that neither writes nor reads still
+// completes the server's handshake.
+const confirmDelay = 2 * time.Millisecond
 
 // ErrTruncated is the error (wrapped, with the detail) of a Read whose
 // peer's stream ended without its end marker: the connection was closed
@@ -296,9 +310,13 @@ func (c *Conn) runHandshake() error {
 // hold the in and out locks.
 func (c *Conn) confirm() error {
 	if c.isClient {
-		if err := c.writeMessage(nil); err != nil {
-			return fmt.Errorf("noise: sending the handshake confirmation: %w", err)
+		frame, err := c.out.cs.Encrypt(appendFrameHeader(nil), nil, nil)
+		if err != nil {
+			return err
 		}
+		c.out.confirm = finishFrame(frame)
+		c.confirmPending.Store(true)
+		c.confirmTimer.Store(time.AfterFunc(confirmDelay, c.flushConfirm))
 		return nil
 	}
 	if err := c.readMessage(); err != nil {
@@ -349,6 +367,7 @@ func (c *Conn) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
+	c.flushConfirm() // a client that reads first may wait for the server
 	c.in.Lock()
 	defer c.in.Unlock()
 	for len(c.in.pending) == 0 {
@@ -397,14 +416,50 @@ func (c *Conn) Write(b []byte) (int, error) {
 }
 
 // writeMessage encrypts and sends one transport message. It holds c.out.
+// The confirmation pending, if any, goes first, in the same write.
 func (c *Conn) writeMessage(plaintext []byte) error {
-	frame, err := c.out.cs.Encrypt(appendFrameHeader(c.out.buf[:0]), nil, plaintext)
+	b := append(c.out.buf[:0], c.out.confirm...)
+	start := len(b)
+	b, err := c.out.cs.Encrypt(appendFrameHeader(b), nil, plaintext)
 	if err != nil {
 		return err
 	}
-	c.out.buf = frame[:0]
-	_, err = c.conn.Write(finishFrame(frame))
+	c.out.buf = b[:0]
+	finishFrame(b[start:])
+	c.confirmSent()
+	_, err = c.conn.Write(b)
 	return err
+}
+
+// confirmSent records that the confirmation, if one was pending, is
+// being sent. It holds c.out.
+func (c *Conn) confirmSent() {
+	if c.out.confirm == nil {
+		return
+	}
+	c.out.confirm = nil
+	c.confirmPending.Store(false)
+	if t := c.confirmTimer.Load(); t != nil {
+		t.Stop()
+	}
+}
+
+// flushConfirm sends the client's confirmation if it is still pending and
+// nothing else holds the writing side: what does (a Write, CloseWrite or
+// Close) sends it first.
+func (c *Conn) flushConfirm() {
+	if !c.confirmPending.Load() || !c.out.TryLock() {
+		return
+	}
+	defer c.out.Unlock()
+	if c.out.confirm == nil || c.out.err != nil {
+		return
+	}
+	frame := c.out.confirm
+	c.confirmSent()
+	if _, err := c.conn.Write(frame); err != nil {
+		c.out.err = err
+	}
 }
 
 // sendEnd sends the end marker once; later calls return the first's
@@ -437,6 +492,9 @@ func (c *Conn) Close() error {
 			c.sendEnd()
 		}
 		c.out.Unlock()
+	}
+	if t := c.confirmTimer.Load(); t != nil {
+		t.Stop()
 	}
 	err := c.conn.Close()
 	c.in.Lock()

@@ -166,8 +166,10 @@
 //
 //   - In the patterns whose last handshake message is the responder's
 //     (those with an even number of messages: pqNN, pqNK, pqKN, pqKK,
-//     pqIN, pqIK, ...), the initiator sends a confirmation at once: a
-//     transport message with an empty payload. The responder's handshake
+//     pqIN, pqIK, ...), the initiator sends a confirmation: a transport
+//     message with an empty payload, in the same write as its first data
+//     or end marker, or before it first reads, or two milliseconds after
+//     the handshake, whichever comes first. The responder's handshake
 //     ends when it has read and authenticated the initiator's first
 //     transport message, the confirmation or, from an implementation
 //     that sends none, data. A server of a protocol in which the server

@@ -297,3 +297,65 @@ func TestConnCloseDuringWrite(t *testing.T) {
 		t.Error("the blocked Write succeeded")
 	}
 }
+
+// countingConn counts the writes to it.
+type countingConn struct {
+	net.Conn
+	writes atomic.Int32
+}
+
+func (c *countingConn) Write(b []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(b)
+}
+
+// The client's confirmation goes in the same write as its first data, and
+// a client that neither writes nor reads still completes the server's
+// handshake.
+func TestConnConfirmationTiming(t *testing.T) {
+	leaktest.Check(t)
+	p := protocol(t, noise.PQNK, "ML-KEM-512")
+	ccfg, scfg := connConfigs(t, p)
+
+	a, b := pipe(t)
+	cc := &countingConn{Conn: a}
+	srv := noise.Server(b, scfg)
+	got := serve(func() error {
+		buf := make([]byte, 10)
+		n, err := srv.Read(buf)
+		if err == nil && string(buf[:n]) != "request" {
+			err = errors.New("server read " + string(buf[:n]))
+		}
+		return err
+	})
+	cl := noise.Client(cc, ccfg)
+	if err := cl.Handshake(); err != nil {
+		t.Fatal(err)
+	}
+	before := cc.writes.Load()
+	if _, err := cl.Write([]byte("request")); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+	if n := cc.writes.Load() - before; n != 1 {
+		t.Errorf("the confirmation and the first data took %d writes, want 1", n)
+	}
+
+	a, b = pipe(t)
+	srv = noise.Server(b, scfg)
+	serr := serve(srv.Handshake)
+	idle := noise.Client(a, ccfg)
+	if err := idle.Handshake(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-serr:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a client that neither writes nor reads left the server's handshake waiting")
+	}
+}

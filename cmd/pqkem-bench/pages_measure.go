@@ -80,15 +80,18 @@ func (c *countingConn) Write(b []byte) (int, error) {
 
 // handshakeOnce runs one handshake of sec in memory, both sides, and
 // returns the bytes the client sent and received: the handshake on the
-// wire, framing and record headers included.
+// wire, framing and record headers included. They are counted on the
+// server's side, whose handshake ends once it has read the client's last
+// message (a TLS client's Finished, a Noise client's confirmation, which
+// the client may send from another goroutine).
 func handshakeOnce(sec *security) (sent, received int64, err error) {
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), pagesRequestTimeout)
 	defer cancel()
-	ca := &countingConn{Conn: a}
-	client, server := sec.client(ca), sec.server(b)
+	cb := &countingConn{Conn: b}
+	client, server := sec.client(a), sec.server(cb)
 	serr := make(chan error, 1)
 	go func() { serr <- server.HandshakeContext(ctx) }()
 	cerr := client.HandshakeContext(ctx)
@@ -101,7 +104,7 @@ func handshakeOnce(sec *security) (sent, received int64, err error) {
 		return 0, 0, fmt.Errorf("pages: %s: handshake: %w", sec.label, err)
 	}
 	sec.noteSuite(client)
-	return ca.written, ca.read, nil
+	return cb.read, cb.written, nil
 }
 
 // handshakeCost is what one handshake costs beside the time: the bytes
