@@ -79,7 +79,7 @@ type Conn struct {
 // with it, so that a client that writes at once (as an HTTP client does)
 // sends both in one segment, and one that neither writes nor reads still
 // completes the server's handshake.
-const confirmDelay = 2 * time.Millisecond
+var confirmDelay = 2 * time.Millisecond // a variable for the tests
 
 // ErrTruncated is the error (wrapped, with the detail) of a Read whose
 // peer's stream ended without its end marker: the connection was closed
@@ -316,7 +316,11 @@ func (c *Conn) confirm() error {
 		}
 		c.out.confirm = finishFrame(frame)
 		c.confirmPending.Store(true)
-		c.confirmTimer.Store(time.AfterFunc(confirmDelay, c.flushConfirm))
+		// Stored before it can fire, so that a firing while this
+		// handshake still holds the writing side can re-arm it.
+		t := time.AfterFunc(time.Hour, c.flushConfirm)
+		c.confirmTimer.Store(t)
+		t.Reset(confirmDelay)
 		return nil
 	}
 	if err := c.readMessage(); err != nil {
@@ -448,7 +452,16 @@ func (c *Conn) confirmSent() {
 // nothing else holds the writing side: what does (a Write, CloseWrite or
 // Close) sends it first.
 func (c *Conn) flushConfirm() {
-	if !c.confirmPending.Load() || !c.out.TryLock() {
+	if !c.confirmPending.Load() {
+		return
+	}
+	if !c.out.TryLock() {
+		// A Write, CloseWrite or Close holding the writing side sends the
+		// confirmation first; the handshake that made it, still finishing,
+		// does not: try again later.
+		if t := c.confirmTimer.Load(); t != nil && c.confirmPending.Load() {
+			t.Reset(confirmDelay)
+		}
 		return
 	}
 	defer c.out.Unlock()
@@ -505,6 +518,8 @@ func (c *Conn) Close() error {
 	c.in.Unlock()
 	c.out.Lock()
 	c.out.cs = nil
+	c.out.confirm = nil
+	c.confirmPending.Store(false)
 	if c.out.err == nil || c.out.err == errWriteAfterEnd {
 		c.out.err = net.ErrClosed
 	}

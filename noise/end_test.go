@@ -359,3 +359,29 @@ func TestConnConfirmationTiming(t *testing.T) {
 		t.Fatal("a client that neither writes nor reads left the server's handshake waiting")
 	}
 }
+
+// A confirmation timer that fires while the handshake that armed it still
+// holds the writing side tries again, rather than leave the server's
+// handshake waiting: with no delay it always fires that early.
+func TestConnConfirmationTimerDuringHandshake(t *testing.T) {
+	leaktest.Check(t)
+	defer noise.SetConfirmDelay(0)()
+	p := protocol(t, noise.PQNK, "ML-KEM-512")
+	ccfg, scfg := connConfigs(t, p)
+	for range 20 {
+		a, b := pipe(t)
+		srv := noise.Server(b, scfg)
+		serr := serve(srv.Handshake)
+		if err := noise.Client(a, ccfg).Handshake(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-serr:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the server's handshake waits for a confirmation never sent")
+		}
+	}
+}
