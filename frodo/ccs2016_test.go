@@ -201,3 +201,49 @@ func TestCCS2016D3Words(t *testing.T) {
 		}
 	}
 }
+
+// The first three CCS 2016 vectors of each set (frodotest's
+// TestCCS2016Vectors runs all ten on the default path) at every level this
+// machine runs, and with crypto/aes's rows: Alice's and Bob's messages and
+// Bob's key.
+func TestCCS2016VectorsLevels(t *testing.T) {
+	const cases = 3
+	forEachLevel(t, func(t *testing.T) { testCCS2016Vectors(t, cases) })
+	t.Run("crypto/aes", func(t *testing.T) {
+		defer forceAES(aesGo)()
+		testCCS2016Vectors(t, cases)
+	})
+}
+
+// testCCS2016Vectors checks the first cases vectors of each set.
+func testCCS2016Vectors(t *testing.T, cases int) {
+	for _, tc := range []struct {
+		file string
+		set  *KeyExchangeSet
+	}{
+		{"frodo-ccs2016/recommended.json", ccsRecommended},
+		{"frodo-ccs2016/paranoid.json", ccsParanoid},
+	} {
+		var v struct {
+			Cases []struct {
+				Index    int    `json:"index"`
+				AliceRNG string `json:"alice_rng"`
+				BobRNG   string `json:"bob_rng"`
+				MsgAlice string `json:"msg_alice"`
+				MsgBob   string `json:"msg_bob"`
+				KeyBob   string `json:"key_bob"`
+			} `json:"cases"`
+		}
+		vectors.ReadJSONLax(t, tc.file, &v) // the other fields are frodotest's
+		if len(v.Cases) < cases {
+			t.Fatalf("%s: %d cases", tc.file, len(v.Cases))
+		}
+		for _, c := range v.Cases[:cases] {
+			msgA, _ := tc.set.alice0(vectors.Hex(t, c.AliceRNG))
+			msgB, keyB := tc.set.bob(msgA, vectors.Hex(t, c.BobRNG))
+			if !bytes.Equal(msgA, vectors.Hex(t, c.MsgAlice)) || !bytes.Equal(msgB, vectors.Hex(t, c.MsgBob)) || !bytes.Equal(keyB, vectors.Hex(t, c.KeyBob)) {
+				t.Fatalf("%s case %d: differs from the vector", tc.set.Name(), c.Index)
+			}
+		}
+	}
+}

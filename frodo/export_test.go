@@ -1,5 +1,10 @@
 package frodo
 
-// AESImpls lists the assembly AES row generators this build and CPU run,
-// the default first, and ForceAES makes new operations use the one named.
+// AESImpls lists the AES row generators this build and CPU run, the
+// default first (crypto/aes last), and ForceAES makes the keys made after
+// it use the one named.
 var AESImpls, ForceAES = aesImplsByName()
+
+// ForEachLevel runs a test at every level this machine runs (see
+// forEachLevel).
+var ForEachLevel = forEachLevel

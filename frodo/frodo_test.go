@@ -262,57 +262,6 @@ func TestDecapsulationKeyHashCheck(t *testing.T) {
 	}
 }
 
-// The assembly (AES-NI, AVX2) and the generic Go paths agree.
-func TestGenericPath(t *testing.T) {
-	if !cpuid.HasAVX2() {
-		t.Skip("no AVX2: only the generic path exists")
-	}
-	sets := frodo.ParameterSets()
-	if raceEnabled {
-		sets = []*frodo.ParameterSet{frodo.FrodoKEM640AES(), frodo.EFrodoKEM640SHAKE()} // the generic path is slow under -race
-	}
-	for _, p := range sets {
-		t.Run(p.Name(), func(t *testing.T) {
-			seed, m := randomBytes(p.SeedSize()), randomBytes(p.EncapsulationSeedSize())
-			run := func() (sk, ct, ss, rej []byte) {
-				dk := mustKey(t, p, seed)
-				ss, ct, err := frodotest.Encapsulate(dk.EncapsulationKey(), m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, _ := dk.Decapsulate(ct); !bytes.Equal(got, ss) {
-					t.Fatal("round trip failed")
-				}
-				bad := bytes.Clone(ct)
-				bad[5] ^= 1
-				rej, _ = dk.Decapsulate(bad)
-				return dk.ExpandedBytes(), ct, ss, rej
-			}
-			sk1, ct1, ss1, rej1 := run()
-			restore := cpuid.ForceGeneric(true)
-			sk2, ct2, ss2, rej2 := run()
-			restore()
-			if !bytes.Equal(sk1, sk2) || !bytes.Equal(ct1, ct2) || !bytes.Equal(ss1, ss2) || !bytes.Equal(rej1, rej2) {
-				t.Fatal("the assembly and generic paths disagree")
-			}
-		})
-	}
-}
-
-// TestGenericPathAESImpls is TestGenericPath on each AES row generator
-// but the default.
-func TestGenericPathAESImpls(t *testing.T) {
-	if len(frodo.AESImpls) < 2 {
-		t.Skip("one AES implementation: TestGenericPath compared it")
-	}
-	for _, impl := range frodo.AESImpls[1:] {
-		t.Run(impl, func(t *testing.T) {
-			defer frodo.ForceAES(impl)()
-			TestGenericPath(t)
-		})
-	}
-}
-
 // eFrodoKEM-640-SHAKE is CIRCL's frodo640shake: the same keys, ciphertexts
 // and shared keys from the same seeds, 100 of them (1,000 with
 // -frodo.stress and the assembly, 10 under the race detector), in two

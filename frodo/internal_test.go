@@ -183,11 +183,11 @@ func encryptGo(rk *[176]byte, in [16]byte) [16]byte {
 	return st
 }
 
-// The assembly kernels against their Go twins.
+// The assembly kernels, through the dispatch at the AVX2 level, against
+// their Go twins.
 func TestKernels(t *testing.T) {
-	if !cpuid.AVX2() {
-		t.Skip("no AVX2")
-	}
+	skipUnlessLevel(t, cpuid.LevelAVX2)
+	defer forceLevel(cpuid.LevelAVX2)()
 	for _, n := range []int{640, 976, 1344} {
 		st := randomUint16s(nbar * n)
 		row := randomUint16s(n)
@@ -225,35 +225,35 @@ func TestKernels(t *testing.T) {
 	}
 }
 
-// The assembly (default) rows against crypto/aes.
+// Rows of every AES parameter set (and the CCS 2016 sets), on each AES row
+// generator this CPU runs, forced, against crypto/aes (aesRows4Generic),
+// and entry (i, 8) against its definition.
 func TestAESRows(t *testing.T) {
-	for _, p := range []*ParameterSet{FrodoKEM640AES(), FrodoKEM976AES(), FrodoKEM1344AES()} {
+	for _, p := range []*ParameterSet{FrodoKEM640AES(), FrodoKEM976AES(), FrodoKEM1344AES(), ccsRecommended.p, ccsParanoid.p} {
 		seed := make([]byte, 16)
 		rand.Read(seed)
-		var fast, slow matrixA
-		fast.init(p, seed)
-		restore := cpuid.ForceGeneric(true)
-		slow.init(p, seed)
-		restore()
-		if slow.ecb != nil {
-			t.Fatal("the generic path uses AES-NI")
-		}
-		var r1, r2 rowBuf
 		block, _ := aes.NewCipher(seed)
-		for _, i := range []int{0, 4, p.n - 4} {
-			fast.rows4(i, &r1)
-			slow.rows4(i, &r2)
-			for k := range 4 {
-				if !slices.Equal(r1.row(k)[:p.n], r2.row(k)[:p.n]) {
-					t.Fatalf("%s: row %d differs between the paths", p.Name(), i+k)
-				}
-				// Entry (i+k, 8) by definition.
-				var in, out [16]byte
-				binary.LittleEndian.PutUint16(in[0:], uint16(i+k))
-				binary.LittleEndian.PutUint16(in[2:], 8)
-				block.Encrypt(out[:], in[:])
-				if r2.row(k)[8] != binary.LittleEndian.Uint16(out[:]) {
-					t.Fatalf("%s: A[%d][8] is not AES128(seedA, i || 8 || 0)", p.Name(), i+k)
+		for impl := aesFastest(cpuid.Max()); impl >= aesGo; impl-- {
+			var a matrixA
+			restore := forceAES(impl)
+			a.init(p, seed)
+			restore()
+			var r, want rowBuf
+			for _, i := range []int{0, 4, p.n - 4} {
+				a.rows4(i, &r)
+				aesRows4Generic(block, i, p.n, &want)
+				for k := range 4 {
+					if !slices.Equal(r.row(k)[:p.n], want.row(k)[:p.n]) {
+						t.Fatalf("n = %d, %s: row %d differs from crypto/aes's", p.n, aesImplNames[impl], i+k)
+					}
+					// Entry (i+k, 8) by definition.
+					var in, out [16]byte
+					binary.LittleEndian.PutUint16(in[0:], uint16(i+k))
+					binary.LittleEndian.PutUint16(in[2:], 8)
+					block.Encrypt(out[:], in[:])
+					if r.row(k)[8] != binary.LittleEndian.Uint16(out[:]) {
+						t.Fatalf("n = %d, %s: A[%d][8] is not AES128(seedA, i || 8 || 0)", p.n, aesImplNames[impl], i+k)
+					}
 				}
 			}
 		}

@@ -55,6 +55,69 @@ func katCase(t testing.TB, p *frodo.ParameterSet, seed []byte) (pk, sk, ct, ss [
 	return ek.Bytes(), dk.ExpandedBytes(), ct, ss
 }
 
+// katVector is one case of a KAT file.
+type katVector struct {
+	line                 int // of its ss
+	seed, pk, sk, ct, ss []byte
+}
+
+// readKAT returns the cases of p's KAT file: case 0 in the repository, more
+// in a copy named by $PQKEM_VECTORS that holds them.
+func readKAT(t testing.TB, p *frodo.ParameterSet) []katVector {
+	var out []katVector
+	var v katVector
+	for _, kv := range vectors.ReadKeyValues(t, katFile(p)) {
+		if kv.Key == "count" {
+			continue
+		}
+		b := vectors.Hex(t, kv.Value)
+		switch kv.Key {
+		case "seed":
+			v.seed = b
+		case "pk":
+			v.pk = b
+		case "sk":
+			v.sk = b
+		case "ct":
+			v.ct = b
+		case "ss":
+			v.ss, v.line = b, kv.Line
+			out = append(out, v)
+		default:
+			t.Fatalf("line %d: unknown key %q", kv.Line, kv.Key)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no KAT cases", katFile(p))
+	}
+	return out
+}
+
+// checkKAT regenerates the case v through the public API (katCase) and
+// compares it with the file, checks that the file's sk decapsulates its ct
+// with A kept whole (katCase generates it row by row), and returns what
+// katCase gave.
+func checkKAT(t testing.TB, p *frodo.ParameterSet, v katVector) (pk, sk, ct, ss []byte) {
+	gotPK, gotSK, gotCT, gotSS := katCase(t, p, v.seed)
+	for _, c := range []struct {
+		what      string
+		got, want []byte
+	}{{"pk", gotPK, v.pk}, {"sk", gotSK, v.sk}, {"ct", gotCT, v.ct}, {"ss", gotSS, v.ss}} {
+		if !bytes.Equal(c.got, c.want) {
+			t.Fatalf("line %d: %s mismatch", v.line, c.what)
+		}
+	}
+	dk, err := p.NewDecapsulationKeyExpanded(v.sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dk.Precompute()
+	if got, err := dk.Decapsulate(v.ct); err != nil || !bytes.Equal(got, v.ss) {
+		t.Fatalf("line %d: decapsulation with the file's sk: %v", v.line, err)
+	}
+	return gotPK, gotSK, gotCT, gotSS
+}
+
 func TestKAT(t *testing.T) {
 	var rels []string
 	for _, p := range frodo.ParameterSets() {
@@ -64,56 +127,94 @@ func TestKAT(t *testing.T) {
 	for _, p := range frodo.ParameterSets() {
 		t.Run(p.Name(), func(t *testing.T) {
 			t.Parallel()
-			kvs := vectors.ReadKeyValues(t, katFile(p))
-			cases := 0
-			var seed, pk, sk, ct []byte
-			for _, kv := range kvs {
-				if kv.Key == "count" {
-					continue
-				}
-				v := vectors.Hex(t, kv.Value)
-				switch kv.Key {
-				case "seed":
-					seed = v
-				case "pk":
-					pk = v
-				case "sk":
-					sk = v
-				case "ct":
-					ct = v
-				case "ss":
-					gotPK, gotSK, gotCT, gotSS := katCase(t, p, seed)
-					for _, c := range []struct {
-						what      string
-						got, want []byte
-					}{{"pk", gotPK, pk}, {"sk", gotSK, sk}, {"ct", gotCT, ct}, {"ss", gotSS, v}} {
-						if !bytes.Equal(c.got, c.want) {
-							t.Fatalf("line %d: %s mismatch", kv.Line, c.what)
+			// The repository stores case 0 of each set (TestKATFull100
+			// covers all 100); a copy named by $PQKEM_VECTORS may hold more.
+			cases := readKAT(t, p)
+			for _, v := range cases {
+				checkKAT(t, p, v)
+			}
+			t.Logf("%s: %d KAT cases", p.Name(), len(cases))
+		})
+	}
+}
+
+// katLevelCases is the number of cases of the NIST procedure TestKATLevels
+// runs per set and level (1 under the race detector).
+const katLevelCases = 2
+
+// TestKATLevels runs the first katLevelCases cases of the NIST procedure
+// (the seeds of TestKATFull100) of every set at every level this machine
+// runs, highest first: case 0 against the stored vector (checkKAT), and
+// every case's pk, sk, ct and ss, and the implicit-rejection key of a
+// tampered ct with A kept whole (Precompute), against the highest level's,
+// whose 100 cases TestKATFull100 checks against the upstream files'
+// hashes. The keys come from fixed seeds: frodo_test.go's round trips at
+// the default level draw theirs at random.
+func TestKATLevels(t *testing.T) {
+	sets, cases := frodo.ParameterSets(), katLevelCases
+	if raceEnabled {
+		// The generic path is slow under -race.
+		sets, cases = []*frodo.ParameterSet{frodo.FrodoKEM640AES(), frodo.EFrodoKEM640SHAKE()}, 1
+	}
+	var rels []string
+	for _, p := range sets {
+		rels = append(rels, katFile(p))
+	}
+	vectors.Require(t, rels...)
+	seeds := nistSeeds()[:cases]
+	first := make([][]byte, len(sets))
+	frodo.ForEachLevel(t, func(t *testing.T) {
+		for i, p := range sets {
+			t.Run(p.Name(), func(t *testing.T) {
+				t.Parallel()
+				var transcript []byte
+				for c, seed := range seeds {
+					var pk, sk, ct, ss []byte
+					if c == 0 {
+						v := readKAT(t, p)[0]
+						if !bytes.Equal(v.seed, seed) {
+							t.Fatal("case 0's seed is not the NIST procedure's first")
 						}
+						pk, sk, ct, ss = checkKAT(t, p, v)
+					} else {
+						pk, sk, ct, ss = katCase(t, p, seed)
 					}
-					// The stored sk decapsulates the stored ct, with A
-					// kept whole (katCase generates it row by row).
 					dk, err := p.NewDecapsulationKeyExpanded(sk)
 					if err != nil {
 						t.Fatal(err)
 					}
 					dk.Precompute()
-					if got, err := dk.Decapsulate(ct); err != nil || !bytes.Equal(got, v) {
-						t.Fatalf("line %d: decapsulation with the file's sk: %v", kv.Line, err)
+					bad := bytes.Clone(ct)
+					bad[len(bad)/2] ^= 1
+					rej, err := dk.Decapsulate(bad)
+					if err != nil || bytes.Equal(rej, ss) {
+						t.Fatalf("case %d: a tampered ct decapsulates to %x, %v", c, rej, err)
 					}
-					cases++
-				default:
-					t.Fatalf("line %d: unknown key %q", kv.Line, kv.Key)
+					transcript = append(append(append(append(append(transcript, pk...), sk...), ct...), ss...), rej...)
 				}
-			}
-			// The repository stores case 0 of each set (TestKATFull100
-			// covers all 100); a copy named by $PQKEM_VECTORS may hold more.
-			if cases == 0 {
-				t.Error("no KAT cases")
-			}
-			t.Logf("%s: %d KAT cases", p.Name(), cases)
-		})
+				if first[i] == nil {
+					first[i] = transcript
+				} else if !bytes.Equal(transcript, first[i]) {
+					t.Errorf("cases 0 to %d differ from the highest level's", cases-1)
+				}
+			})
+		}
+	})
+}
+
+// nistSeeds returns the 100 seeds of every NIST KAT file: those of the DRBG
+// seeded with the bytes 0, 1, ..., 47.
+func nistSeeds() [][]byte {
+	var entropy [nistdrbg.SeedSize]byte
+	for i := range entropy {
+		entropy[i] = byte(i)
 	}
+	drbg := nistdrbg.New(entropy[:], nil)
+	seeds := make([][]byte, 100)
+	for i := range seeds {
+		seeds[i] = drbg.Bytes(nistdrbg.SeedSize)
+	}
+	return seeds
 }
 
 var full100 = flag.Bool("frodo.full100", false, "regenerate all 100 KAT cases of all twelve sets, even without the assembly")
@@ -139,8 +240,10 @@ func TestKATFull100(t *testing.T) {
 	})
 }
 
-// TestKATFull100AESImpls is TestKATFull100 on each AES row generator but
-// the default: FrodoKEM-640-AES, and all six AES sets with -frodo.full100.
+// TestKATFull100AESImpls is TestKATFull100 on each assembly AES row
+// generator but the default: FrodoKEM-640-AES, and all six AES sets on
+// crypto/aes too with -frodo.full100 (without it, TestKATAESImpls runs
+// crypto/aes's rows on case 0 of each AES set).
 func TestKATFull100AESImpls(t *testing.T) {
 	if testing.Short() && !*full100 {
 		t.Skip("the 100-case regeneration runs without -short (or with -frodo.full100)")
@@ -149,6 +252,9 @@ func TestKATFull100AESImpls(t *testing.T) {
 		t.Skip("one AES implementation: TestKATFull100 ran it")
 	}
 	for _, impl := range frodo.AESImpls[1:] {
+		if impl == "crypto/aes" && !*full100 {
+			continue
+		}
 		t.Run(impl, func(t *testing.T) {
 			t.Cleanup(frodo.ForceAES(impl)) // after the parallel subtests
 			katFull100(t, func(p *frodo.ParameterSet) bool {
@@ -158,15 +264,26 @@ func TestKATFull100AESImpls(t *testing.T) {
 	}
 }
 
-// TestKATAESImpls is TestKAT on each AES row generator but the default.
+// TestKATAESImpls is TestKAT of the AES sets on each AES row generator but
+// the default, crypto/aes's included.
 func TestKATAESImpls(t *testing.T) {
 	if len(frodo.AESImpls) < 2 {
-		t.Skip("one AES implementation: TestKAT ran it")
+		t.Skipf("one AES row generator (%s): TestKAT ran it", frodo.AESImpls[0])
 	}
 	for _, impl := range frodo.AESImpls[1:] {
 		t.Run(impl, func(t *testing.T) {
 			t.Cleanup(frodo.ForceAES(impl)) // after the parallel subtests
-			TestKAT(t)
+			for _, p := range frodo.ParameterSets() {
+				if !strings.HasSuffix(p.Name(), "-AES") {
+					continue
+				}
+				t.Run(p.Name(), func(t *testing.T) {
+					t.Parallel()
+					for _, v := range readKAT(t, p) {
+						checkKAT(t, p, v)
+					}
+				})
+			}
 		})
 	}
 }
@@ -183,16 +300,7 @@ func katFull100(t *testing.T, run func(*frodo.ParameterSet) bool) {
 		want["frodo/"+strings.TrimPrefix(f[1], "*")] = f[0]
 	}
 
-	// The 100 seeds of every NIST KAT file.
-	var entropy [nistdrbg.SeedSize]byte
-	for i := range entropy {
-		entropy[i] = byte(i)
-	}
-	seeds := nistdrbg.New(entropy[:], nil)
-	var seedList [100][]byte
-	for i := range seedList {
-		seedList[i] = seeds.Bytes(nistdrbg.SeedSize)
-	}
+	seedList := nistSeeds()
 
 	for _, p := range frodo.ParameterSets() {
 		if !run(p) {

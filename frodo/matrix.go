@@ -7,8 +7,18 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/pqkem/pqkem/internal/cpuid"
 	"github.com/pqkem/pqkem/internal/keccak"
 )
+
+// level is the assembly level this package runs: cpuid.Max(), chosen once
+// when the process starts, as the CPU, the build and PQKEM_CPU allow. The
+// tests lower it to run every path in one go test (forceLevel). The
+// dispatch (matrix_amd64.go, matrix_noasm.go) reads it, and
+// cpuid.ForceGeneric, which pqkem-bench and other packages' tests use, caps
+// it at the generic level. Within a level, the AES row generator depends
+// on the CPU's AES features too (aesFastest).
+var level = cpuid.Max()
 
 // The n x n matrix A is generated four rows at a time, used, and forgotten
 // (Frodo.Gen with the row-wise generation the specification allows),
@@ -28,8 +38,7 @@ const aesBatch = 8
 type matrixA struct {
 	p     *ParameterSet
 	seedA [seedASize]byte
-	block cipher.Block // for AES sets
-	ecb   *aesECB      // the assembly path (AES-NI or VAES), when available
+	aes   aesGen // the AES row generator, for AES sets
 	// full is A, n x n row by row, once expand has made it; nil until
 	// then. A is public: keeping it needs no clearing.
 	full      atomic.Pointer[[]uint16]
@@ -41,15 +50,7 @@ func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 	copy(a.seedA[:], seedA)
 	a.full.Store(nil)
 	if p.aes {
-		if ecb := newAESECB(seedA); ecb != nil {
-			a.ecb = ecb
-			return
-		}
-		block, err := aes.NewCipher(a.seedA[:])
-		if err != nil {
-			panic("frodo: " + err.Error())
-		}
-		a.block = block
+		a.aes.init(a.seedA[:])
 	}
 }
 
@@ -109,11 +110,7 @@ func (a *matrixA) expand() {
 func (a *matrixA) gen4(i int, r *rowBuf) {
 	n := a.p.n
 	if a.p.aes {
-		if a.ecb != nil {
-			a.ecb.rows4(i, n, r)
-			return
-		}
-		a.aesRows4(i, r)
+		a.aes.rows4(i, n, r)
 		return
 	}
 	var in [4][2 + seedASize]byte
@@ -132,9 +129,60 @@ func (a *matrixA) gen4(i int, r *rowBuf) {
 	shakeRowsDone(r, n)
 }
 
-// aesRows4 is rows4 with crypto/aes, aesBatch blocks at a time.
-func (a *matrixA) aesRows4(i int, r *rowBuf) {
-	n := a.p.n
+// aesImpl is one of the AES row generators, slowest first.
+type aesImpl int32
+
+const (
+	aesGo      aesImpl = iota // crypto/aes, aesBatch blocks at a time (aesRows4Generic)
+	aesNI                     // AES-NI on xmm, eight blocks at a time (aesRowAsm)
+	aesVAES                   // VAES on ymm, sixteen blocks (aesRowVAES)
+	aesVAES512                // VAES on zmm, 32 blocks (aesRowVAES512)
+)
+
+// aesImplNames are the generators' names, for tests and benchmarks.
+var aesImplNames = [...]string{aesGo: "crypto/aes", aesNI: "AES-NI", aesVAES: "VAES", aesVAES512: "VAES-512"}
+
+// aesForced is 1 + the generator forceAES asked for, or 0.
+var aesForced atomic.Int32
+
+// forceAES makes the keys made after it use impl, or the fastest generator
+// of their level if that is slower, and returns a function that restores
+// the previous setting. For tests and benchmarks.
+func forceAES(impl aesImpl) (restore func()) {
+	old := aesForced.Swap(int32(impl) + 1)
+	return func() { aesForced.Store(old) }
+}
+
+// aesImplsByName lists the AES row generators this build and CPU run at
+// the highest level, the fastest (the default) first, by name; force makes
+// the keys made after it use one (see forceAES).
+func aesImplsByName() (names []string, force func(name string) (restore func())) {
+	for impl := aesFastest(cpuid.Max()); impl >= aesGo; impl-- {
+		names = append(names, aesImplNames[impl])
+	}
+	force = func(name string) func() {
+		for impl, n := range aesImplNames {
+			if n == name {
+				return forceAES(aesImpl(impl))
+			}
+		}
+		panic("frodo: unknown AES implementation " + name)
+	}
+	return names, force
+}
+
+// newAESBlock returns crypto/aes's cipher for the 16-byte key.
+func newAESBlock(key []byte) cipher.Block {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		panic("frodo: " + err.Error())
+	}
+	return block
+}
+
+// aesRows4Generic sets rows 0..3 of r to rows i..i+3 of A, n words each,
+// with block (crypto/aes), aesBatch blocks at a time.
+func aesRows4Generic(block cipher.Block, i, n int, r *rowBuf) {
 	if r.aes == nil {
 		r.aes = new([2][aesBatch * aes.BlockSize]byte)
 	}
@@ -149,7 +197,7 @@ func (a *matrixA) aesRows4(i int, r *rowBuf) {
 			}
 			m := min(aesBatch, (n-j)/8)
 			for b := range m {
-				a.block.Encrypt(out[16*b:16*b+16], in[16*b:16*b+16])
+				block.Encrypt(out[16*b:16*b+16], in[16*b:16*b+16])
 			}
 			leUint16s(row[j:j+8*m], out[:])
 		}

@@ -3,8 +3,8 @@
 package frodo
 
 import (
+	"crypto/cipher"
 	"crypto/sha3"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
@@ -29,70 +29,54 @@ func sampleAVX2(s *uint16, n uint64, cdf *[cdfMaxSize][16]uint16, m uint64)
 //go:noescape
 func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64)
 
-// haveAESNI says whether the AES-NI row generator may run.
-var haveAESNI = cpu.X86.HasAES && cpu.X86.HasSSE41
+// The dispatch of the amd64 build: each function below runs its assembly
+// twin (matrix_amd64.s) where the package's level (see level) and the CPU
+// allow, else its Go form (the same name with Generic); matrix_noasm.go has
+// the same names, which run the Go forms only.
 
-// aesImpl is one of the assembly AES row generators.
-type aesImpl int32
-
-const (
-	aesNI      aesImpl = iota // AES-NI on xmm, eight blocks at a time (aesRowAsm)
-	aesVAES                   // VAES on ymm, sixteen blocks (aesRowVAES)
-	aesVAES512                // VAES on zmm, 32 blocks (aesRowVAES512)
-)
-
-// aesImplNames are the implementations' names, for tests.
-var aesImplNames = [...]string{aesNI: "AES-NI", aesVAES: "VAES", aesVAES512: "VAES-512"}
-
-// aesBest is the fastest implementation the CPU runs, if haveAESNI.
-//
-// VAES on ymm (VEX-encoded) needs VAES and AVX2 ([cpuid.HasVAES]). VAES on
-// zmm needs AVX-512F (with the OS's saving of the zmm and mask registers,
-// which [cpuid.HasAVX512] includes, as it does PQKEM_CPU), VAES, and BMI2
-// for its tail mask.
-var aesBest = func() aesImpl {
-	switch {
-	case !cpuid.HasVAES():
-		return aesNI
-	case cpuid.HasAVX512() && cpu.X86.HasAVX512VAES && cpu.X86.HasBMI2:
-		return aesVAES512
-	default:
-		return aesVAES
+// runLevel is the level operations run at now: level, or generic while a
+// benchmark or another package's test holds cpuid.ForceGeneric.
+func runLevel() cpuid.Level {
+	if !cpuid.AVX2() {
+		return cpuid.LevelGeneric
 	}
+	return level
+}
+
+// aesByLevel is, for each level, the fastest AES row generator this CPU
+// runs at it: the AES features are checked here and nowhere else.
+//
+//   - AES-NI (with SSE4.1 for its word inserts), not a vector level, runs at
+//     every level; without it crypto/aes does;
+//   - VAES on ymm (VEX-encoded) needs the AVX2 level and VAES
+//     ([cpuid.HasVAES], which PQKEM_CPU caps like AVX2);
+//   - VAES on zmm needs the AVX-512 level (AVX-512F with the OS's saving of
+//     the zmm and mask registers, which cpuid.Max includes), VAES with
+//     AVX-512 (cpu.X86.HasAVX512VAES), and BMI2 for its tail mask.
+var aesByLevel = func() (b [cpuid.LevelAVX512 + 1]aesImpl) {
+	for l := range b {
+		lv := min(cpuid.Level(l), cpuid.Max())
+		switch {
+		case !cpu.X86.HasAES || !cpu.X86.HasSSE41:
+			b[l] = aesGo
+		case lv >= cpuid.LevelAVX512 && cpuid.HasVAES() && cpu.X86.HasAVX512VAES && cpu.X86.HasBMI2:
+			b[l] = aesVAES512
+		case lv >= cpuid.LevelAVX2 && cpuid.HasVAES():
+			b[l] = aesVAES
+		default:
+			b[l] = aesNI
+		}
+	}
+	return b
 }()
 
-// aesForced is 1 + the implementation forceAES asked for, or 0.
-var aesForced atomic.Int32
+// aesFastest returns the fastest AES row generator this CPU runs at level
+// l.
+func aesFastest(l cpuid.Level) aesImpl { return aesByLevel[max(l, cpuid.LevelGeneric)] }
 
-// forceAES makes newAESECB choose impl, or aesBest if that is slower,
-// and returns a function that restores the previous setting. For tests
-// and benchmarks.
-func forceAES(impl aesImpl) (restore func()) {
-	old := aesForced.Swap(int32(impl) + 1)
-	return func() { aesForced.Store(old) }
-}
-
-// aesImplsByName lists the implementations this CPU runs, fastest (the
-// default) first, by name; force makes new operations use one.
-func aesImplsByName() (names []string, force func(name string) (restore func())) {
-	if haveAESNI {
-		for impl := aesBest; impl >= aesNI; impl-- {
-			names = append(names, aesImplNames[impl])
-		}
-	}
-	force = func(name string) func() {
-		for impl, n := range aesImplNames {
-			if n == name {
-				return forceAES(aesImpl(impl))
-			}
-		}
-		panic("frodo: unknown AES implementation " + name)
-	}
-	return names, force
-}
-
+// dot8 sets out[k] += <row, st[k*n:(k+1)*n]> for k < 8 (see dot8Generic).
 func dot8(out []uint16, row []uint16, st []uint16, n int) {
-	if cpuid.AVX2() && n%16 == 0 {
+	if n%16 == 0 && runLevel() >= cpuid.LevelAVX2 {
 		_, _, _ = out[nbar-1], row[n-1], st[nbar*n-1]
 		dot8AVX2(&out[0], &row[0], &st[0], uint64(n))
 		return
@@ -101,17 +85,19 @@ func dot8(out []uint16, row []uint16, st []uint16, n int) {
 }
 
 // sample replaces each entry of s with a sample of the error distribution
-// (see sampleGeneric).
+// (see sampleGeneric): with AVX2 sixteen at a time, the rest in Go.
 func (p *ParameterSet) sample(s []uint16) {
-	if m := len(s) &^ 15; m > 0 && cpuid.AVX2() {
+	if m := len(s) &^ 15; m > 0 && runLevel() >= cpuid.LevelAVX2 {
 		sampleAVX2(&s[0], uint64(m), &p.cdfVec, uint64(len(p.cdf)-1))
 		s = s[m:]
 	}
 	p.sampleGeneric(s)
 }
 
+// axpy4x8 adds, for the four rows of A i..i+3 and each k < 8,
+// sp[k][i+m] * A[i+m] to bp[k] (see axpy4x8Generic).
 func axpy4x8(bp []uint16, sp []uint16, rows []uint16, stride, i, n int) {
-	if cpuid.AVX2() && n%16 == 0 {
+	if n%16 == 0 && runLevel() >= cpuid.LevelAVX2 {
 		_, _, _ = bp[nbar*n-1], sp[(nbar-1)*n+i+3], rows[3*stride+n-1]
 		axpy4x8AVX2(&bp[0], &sp[i], &rows[0], uint64(n), uint64(stride))
 		return
@@ -119,36 +105,43 @@ func axpy4x8(bp []uint16, sp []uint16, rows []uint16, stride, i, n int) {
 	axpy4x8Generic(bp, sp, rows, stride, i, n)
 }
 
-// aesECB is the assembly row generator: the expanded AES-128 key and the
-// implementation to run.
-type aesECB struct {
-	rk   [176]byte
-	impl aesImpl
+// aesGen generates rows of A for one seedA with AES-128: with an assembly
+// routine and the expanded key, or with crypto/aes (aesGo).
+type aesGen struct {
+	impl  aesImpl
+	rk    [176]byte    // the round keys, for the assembly
+	block cipher.Block // crypto/aes's cipher, for aesGo
 }
 
-// newAESECB returns the assembly generator for key, or nil if the CPU
-// lacks AES-NI or a test forced the generic path.
-func newAESECB(key []byte) *aesECB {
-	if !haveAESNI || cpuid.AVX2() != cpuid.HasAVX2() {
-		return nil
+// init readies g for key with the fastest generator of the level
+// operations run at now, or a slower one a test forced (forceAES).
+func (g *aesGen) init(key []byte) {
+	g.impl = aesFastest(runLevel())
+	if f := aesImpl(aesForced.Load() - 1); f >= aesGo && f < g.impl {
+		g.impl = f
 	}
-	e := &aesECB{impl: aesBest}
-	if f := aesImpl(aesForced.Load() - 1); f >= aesNI && f < e.impl {
-		e.impl = f
+	g.block = nil
+	if g.impl == aesGo {
+		g.block = newAESBlock(key)
+		return
 	}
-	expandKey128(&e.rk, key)
-	return e
+	expandKey128(&g.rk, key)
 }
 
-func (e *aesECB) rows4(i, n int, r *rowBuf) {
+// rows4 sets rows 0..3 of r to rows i..i+3 of A, n words each.
+func (g *aesGen) rows4(i, n int, r *rowBuf) {
+	if g.impl == aesGo {
+		aesRows4Generic(g.block, i, n, r)
+		return
+	}
 	for k := range 4 {
-		switch e.impl {
+		switch g.impl {
 		case aesVAES512:
-			aesRowVAES512(&e.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
+			aesRowVAES512(&g.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
 		case aesVAES:
-			aesRowVAES(&e.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
+			aesRowVAES(&g.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
 		default:
-			aesRowAsm(&e.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
+			aesRowAsm(&g.rk, &r.row(k)[0], uint64(i+k), uint64(n/8))
 		}
 	}
 }

@@ -3,14 +3,13 @@
 package frodo
 
 import (
-	"bytes"
 	"crypto/aes"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"testing"
 
-	"github.com/pqkem/pqkem/internal/vectors"
+	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
 // aesRowRoutine is an assembly row generator.
@@ -19,20 +18,23 @@ type aesRowRoutine struct {
 	f    func(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
 }
 
-// aesRowRoutines are the assembly row generators this CPU can run.
+// aesRowRoutines are the assembly row generators this CPU can run, at the
+// highest level this process runs.
 func aesRowRoutines(t testing.TB) []aesRowRoutine {
-	if !haveAESNI {
-		t.Skip("no AES-NI")
+	best := aesFastest(cpuid.Max())
+	if best < aesNI {
+		t.Skip("the AES row routines need AES-NI and SSE4.1, which this CPU lacks")
 	}
 	all := [...]aesRowRoutine{
 		aesNI:      {aesImplNames[aesNI], aesRowAsm},
 		aesVAES:    {aesImplNames[aesVAES], aesRowVAES},
 		aesVAES512: {aesImplNames[aesVAES512], aesRowVAES512},
 	}
-	if aesBest < aesVAES512 {
-		t.Logf("only %s and slower on this CPU", aesImplNames[aesBest])
+	if best < aesVAES512 {
+		t.Logf("%s and slower only: VAES on ymm needs VAES and the AVX2 level, on zmm AVX-512 VAES, BMI2 and the AVX-512 level (this process runs up to %v)",
+			aesImplNames[best], cpuid.Max())
 	}
-	return all[:aesBest+1]
+	return all[aesNI : best+1]
 }
 
 // checkAESRow runs each routine on one row and compares it with
@@ -94,37 +96,38 @@ func TestAESRowRoutines(t *testing.T) {
 	}
 }
 
-// Rows of every AES parameter set through rows4, on each implementation
-// against the default.
-func TestAESRowsImpls(t *testing.T) {
-	if !haveAESNI || aesBest == aesNI {
-		t.Skip("only AES-NI on this CPU")
+// The AES row generator a key gets: the fastest of the level it is made
+// at (aesByLevel), or a slower one forceAES asked for; cpuid.ForceGeneric
+// (pqkem-bench) gives the generic level's.
+func TestAESChoice(t *testing.T) {
+	var a matrixA
+	for l := cpuid.Max(); l >= cpuid.LevelGeneric; l-- {
+		restore := forceLevel(l)
+		want := aesFastest(l)
+		a.init(FrodoKEM640AES(), make([]byte, 16))
+		if a.aes.impl != want {
+			t.Errorf("level %v: %s, want %s", l, aesImplNames[a.aes.impl], aesImplNames[want])
+		}
+		if l > cpuid.LevelGeneric && want < aesFastest(l-1) {
+			t.Errorf("level %v has %s, slower than the level below", l, aesImplNames[want])
+		}
+		for impl := want; impl >= aesGo; impl-- {
+			undo := forceAES(impl)
+			a.init(FrodoKEM640AES(), make([]byte, 16))
+			undo()
+			if a.aes.impl != impl {
+				t.Errorf("level %v, forcing %s: %s", l, aesImplNames[impl], aesImplNames[a.aes.impl])
+			}
+			if (a.aes.block != nil) != (impl == aesGo) {
+				t.Errorf("level %v, %s: crypto/aes's cipher %v", l, aesImplNames[impl], a.aes.block)
+			}
+		}
+		restore()
 	}
-	for _, p := range []*ParameterSet{FrodoKEM640AES(), FrodoKEM976AES(), FrodoKEM1344AES(), ccsRecommended.p, ccsParanoid.p} {
-		seed := make([]byte, 16)
-		rand.Read(seed)
-		var best matrixA
-		best.init(p, seed)
-		if best.ecb == nil || best.ecb.impl != aesBest {
-			t.Fatal("the default is not the fastest implementation")
-		}
-		for impl := aesNI; impl < aesBest; impl++ {
-			var a matrixA
-			restore := forceAES(impl)
-			a.init(p, seed)
-			restore()
-			if a.ecb == nil || a.ecb.impl != impl {
-				t.Fatalf("forcing %s did not take", aesImplNames[impl])
-			}
-			var r1, r2 rowBuf
-			for _, i := range []int{0, 4, p.n - 4} {
-				best.rows4(i, &r1)
-				a.rows4(i, &r2)
-				if r1.rows != r2.rows {
-					t.Fatalf("n = %d: rows %d..%d differ between %s and %s", p.n, i, i+3, aesImplNames[aesBest], aesImplNames[impl])
-				}
-			}
-		}
+	defer cpuid.ForceGeneric(true)()
+	a.init(FrodoKEM640AES(), make([]byte, 16))
+	if want := aesFastest(cpuid.LevelGeneric); a.aes.impl != want {
+		t.Errorf("cpuid.ForceGeneric: %s, want %s", aesImplNames[a.aes.impl], aesImplNames[want])
 	}
 }
 
@@ -137,53 +140,6 @@ func FuzzAESRow(f *testing.F) {
 		}
 		checkAESRow(t, key, i, int(nblocks))
 	})
-}
-
-// The CCS 2016 vectors (frodotest's TestCCS2016Vectors on the default
-// path) on each slower AES implementation: Alice's and Bob's messages
-// and Bob's key.
-func TestCCS2016VectorsAESImpls(t *testing.T) {
-	if !haveAESNI || aesBest == aesNI {
-		t.Skip("only AES-NI: frodotest's TestCCS2016Vectors ran it")
-	}
-	for impl := aesNI; impl < aesBest; impl++ {
-		t.Run(aesImplNames[impl], func(t *testing.T) {
-			defer forceAES(impl)()
-			testCCS2016Vectors(t)
-		})
-	}
-}
-
-func testCCS2016Vectors(t *testing.T) {
-	for _, tc := range []struct {
-		file string
-		set  *KeyExchangeSet
-	}{
-		{"frodo-ccs2016/recommended.json", ccsRecommended},
-		{"frodo-ccs2016/paranoid.json", ccsParanoid},
-	} {
-		var v struct {
-			Cases []struct {
-				Index    int    `json:"index"`
-				AliceRNG string `json:"alice_rng"`
-				BobRNG   string `json:"bob_rng"`
-				MsgAlice string `json:"msg_alice"`
-				MsgBob   string `json:"msg_bob"`
-				KeyBob   string `json:"key_bob"`
-			} `json:"cases"`
-		}
-		vectors.ReadJSONLax(t, tc.file, &v) // the other fields are frodotest's
-		if len(v.Cases) == 0 {
-			t.Fatalf("%s: no cases", tc.file)
-		}
-		for _, c := range v.Cases {
-			msgA, _ := tc.set.alice0(vectors.Hex(t, c.AliceRNG))
-			msgB, keyB := tc.set.bob(msgA, vectors.Hex(t, c.BobRNG))
-			if !bytes.Equal(msgA, vectors.Hex(t, c.MsgAlice)) || !bytes.Equal(msgB, vectors.Hex(t, c.MsgBob)) || !bytes.Equal(keyB, vectors.Hex(t, c.KeyBob)) {
-				t.Fatalf("%s case %d: differs from the vector", tc.set.Name(), c.Index)
-			}
-		}
-	}
 }
 
 // BenchmarkAESRow is one row of A on each assembly routine, for each n.

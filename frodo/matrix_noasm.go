@@ -3,10 +3,15 @@
 package frodo
 
 import (
+	"crypto/cipher"
 	"crypto/sha3"
 
+	"github.com/pqkem/pqkem/internal/cpuid"
 	"github.com/pqkem/pqkem/internal/keccak"
 )
+
+// The dispatch without assembly: the same names as matrix_amd64.go, each
+// running its Go form.
 
 func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
 
@@ -14,13 +19,15 @@ func axpy4x8(bp []uint16, sp []uint16, rows []uint16, stride, i, n int) {
 	axpy4x8Generic(bp, sp, rows, stride, i, n)
 }
 
-// aesECB is the assembly path (AES-NI or VAES), which this build does not
-// have.
-type aesECB struct{}
+// aesFastest returns crypto/aes at every level: this build has no AES
+// assembly.
+func aesFastest(cpuid.Level) aesImpl { return aesGo }
 
-func newAESECB(key []byte) *aesECB { return nil }
+// aesGen generates rows of A for one seedA with crypto/aes.
+type aesGen struct{ block cipher.Block }
 
-func (*aesECB) rows4(i, n int, r *rowBuf) { panic("unreachable") }
+func (g *aesGen) init(key []byte)           { g.block = newAESBlock(key) }
+func (g *aesGen) rows4(i, n int, r *rowBuf) { aesRows4Generic(g.block, i, n, r) }
 
 // readUint16s fills out with little-endian 16-bit words read from h.
 func readUint16s(h *sha3.SHAKE, out []uint16) { readUint16sGeneric(h, out) }
@@ -44,8 +51,3 @@ type rowScratch = [4][shakeRowBuf]byte
 
 // sample replaces each entry of s with a sample of the error distribution.
 func (p *ParameterSet) sample(s []uint16) { p.sampleGeneric(s) }
-
-// aesImplsByName lists no implementations: this build has no assembly.
-func aesImplsByName() (names []string, force func(name string) (restore func())) {
-	return nil, func(string) func() { panic("frodo: no AES assembly in this build") }
-}

@@ -71,7 +71,7 @@ func TestVectors(t *testing.T) {
 		t.Fatalf("%d NoIC and %d Tempo vectors, want 9 and 6", len(noic), len(tempo))
 	}
 	count := 0
-	pake.ForEachPath(t, func(t *testing.T) {
+	pake.ForEachLevel(t, func(t *testing.T) {
 		for _, v := range append(noic, tempo...) {
 			smps := []string{v.Samplentt}
 			switch v.Samplentt {

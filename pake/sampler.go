@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/pqkem/pqkem/internal/cpuid"
 	"github.com/pqkem/pqkem/internal/fips203"
 	"github.com/pqkem/pqkem/internal/keccak"
 )
@@ -117,6 +118,15 @@ const (
 
 // blocks128 is the number of whole SHAKE128 blocks that hold nbytes.
 func blocks128(nbytes int) int { return (nbytes + keccak.Rate128 - 1) / keccak.Rate128 }
+
+// level is the assembly level of this package's samplers (a1Compact and
+// c1Blocks, sampler_amd64.go and sampler_noasm.go): cpuid.Max(), chosen once
+// when the process starts, as the CPU, the build and PQKEM_CPU allow. The
+// tests lower it to run every path in one go test (forceLevel);
+// cpuid.ForceGeneric, which pqkem-bench and other packages' tests use,
+// caps it at the generic level. The four-way Keccak (keccak.Accelerated)
+// and ML-KEM (internal/fips203) choose their own paths the same way.
+var level = cpuid.Max()
 
 // sampleBatch sets *out[e] to the sampler's output for seeds[e], for every
 // e. The fixed-length samplers squeeze four seeds at a time with the

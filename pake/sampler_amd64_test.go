@@ -12,6 +12,14 @@ import (
 	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
+// requireAVX2 skips t unless the CPU, the build and PQKEM_CPU run the AVX2
+// routines, which the tests below call directly, whatever the package's
+// level.
+func requireAVX2(t testing.TB) {
+	t.Helper()
+	skipUnlessLevel(t, cpuid.LevelAVX2)
+}
+
 // compareA1Compact runs the AVX2 network and the Go rounds on the slots w
 // (v[:280] as bytes, the rest zero) and reports whether they agree.
 func compareA1Compact(t *testing.T, w []byte) {
@@ -37,9 +45,7 @@ func compareA1Compact(t *testing.T, w []byte) {
 // same masked selects on any bits), all-ones and all-zero slots, and the
 // slots A1 builds from random bytes.
 func TestA1CompactAVX2(t *testing.T) {
-	if !cpuid.AVX2() {
-		t.Skip("no AVX2")
-	}
+	requireAVX2(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	w := make([]byte, 8*a1Iterations)
 	for trial := range 2000 {
@@ -70,9 +76,7 @@ func TestA1CompactAVX2(t *testing.T) {
 func FuzzA1CompactAVX2(f *testing.F) {
 	f.Add(make([]byte, 8*a1Iterations))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if !cpuid.AVX2() {
-			t.Skip("no AVX2")
-		}
+		requireAVX2(t)
 		w := make([]byte, 8*a1Iterations)
 		copy(w, b)
 		compareA1Compact(t, w)
@@ -89,9 +93,7 @@ func FuzzC1BlocksAVX2(f *testing.F) {
 	f.Add([]byte{0, 0})
 	f.Add([]byte{1, 1, 0xff})
 	f.Fuzz(func(t *testing.T, in []byte) {
-		if !cpuid.AVX2() {
-			t.Skip("no AVX2")
-		}
+		requireAVX2(t)
 		if len(in) < 2 {
 			return
 		}
@@ -130,9 +132,7 @@ func BenchmarkC1Blocks(b *testing.B) {
 	var res [4][8]uint16
 	for _, lanes := range []int{4, 2} {
 		b.Run(fmt.Sprintf("lanes=%d/impl=avx2", lanes), func(b *testing.B) {
-			if !cpuid.AVX2() {
-				b.Skip("no AVX2")
-			}
+			requireAVX2(b)
 			for b.Loop() {
 				c1BlocksAVX2(&res, &buf[0], c1BlockBuf, uintptr(lanes))
 			}

@@ -2,6 +2,9 @@
 
 package pake
 
+// The dispatch without assembly: the same names as sampler_amd64.go, each
+// running its Go form.
+
 // a1Compact runs A1's compaction network on v (see a1FromBytes).
 func a1Compact(v *[a1PaddedWords]uint64) { a1CompactGeneric(v) }
 

@@ -140,10 +140,13 @@ func codePaths() []string {
 //     that differ in the first byte) and crypto/subtle.ConstantTimeCompare
 //     on the same inputs.
 //
-// Each target that can run on two code paths (the AVX2 assembly and the
-// generic Go, switched with cpuid.ForceGeneric in the same binary) is
-// listed once per path; on a CPU or build without AVX2 only the generic
-// path exists.
+// Each target that can run on two code paths (the assembly and the
+// generic Go, switched with cpuid.ForceGeneric in the same binary, which
+// caps the level of every package with assembly at generic: FrodoKEM's AES
+// rows keep AES-NI there, which is no vector level) is listed once per
+// path; on a CPU or build without AVX2 only the generic path exists. The
+// packages' levels are unexported, so ForceGeneric is the one switch that
+// reaches them all from here.
 func allTargets() []*target {
 	var out []*target
 	for _, d := range decapsulators() {

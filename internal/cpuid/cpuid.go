@@ -110,7 +110,12 @@ func HasAVX2() bool { return hasAVX2 }
 func HasAVX512() bool { return hasAVX512 }
 
 // ForceGeneric makes AVX2 report false while on is true. It returns a
-// function that restores the previous setting. For tests and benchmarks.
+// function that restores the previous setting. For tests and benchmarks:
+// every package with assembly (fips203, keccak, frodo, pake) reads AVX2 at
+// its dispatch and runs its generic level while it is on, so it switches
+// them all at once from outside (pqkem-bench, the mlkem benchmark), and
+// a package's tests use it beside their own level to make the packages
+// under it generic too.
 func ForceGeneric(on bool) (restore func()) {
 	old := forceGeneric.Swap(on)
 	return func() { forceGeneric.Store(old) }
