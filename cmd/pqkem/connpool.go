@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"github.com/pqkem/pqkem/internal/tunnel"
 	"net"
 	"sync"
 	"time"
@@ -68,7 +68,7 @@ func (p *connPool) acceptLoop(ln net.Listener, handle func(net.Conn)) error {
 				return nil
 			default:
 			}
-			if isTemporary(err) {
+			if tunnel.IsTemporary(err) {
 				select {
 				case <-time.After(pause):
 				case <-p.quit:
@@ -94,22 +94,6 @@ func (p *connPool) acceptLoop(ln net.Listener, handle func(net.Conn)) error {
 			handle(conn)
 		})
 	}
-}
-
-// isTemporary reports whether an error of Accept is worth retrying: not a
-// timeout (a deadline the caller set), but a condition such as EMFILE or
-// ECONNABORTED that the net package calls temporary.
-func isTemporary(err error) bool {
-	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
-		return false
-	}
-	t, ok := errors.AsType[temporary](err)
-	return ok && t.Temporary()
-}
-
-type temporary interface {
-	error
-	Temporary() bool
 }
 
 func (p *connPool) add(conn net.Conn) bool {

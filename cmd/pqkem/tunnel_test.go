@@ -87,6 +87,12 @@ func echoService(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	echoOn(t, ln)
+	return ln.Addr().String()
+}
+
+// echoOn serves ln as echoService does, until the test ends.
+func echoOn(t *testing.T, ln net.Listener) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for {
@@ -97,7 +103,7 @@ func echoService(t *testing.T) string {
 			wg.Go(func() {
 				defer c.Close()
 				io.Copy(c, c)
-				c.(*net.TCPConn).CloseWrite()
+				c.(interface{ CloseWrite() error }).CloseWrite()
 			})
 		}
 	})
@@ -105,7 +111,6 @@ func echoService(t *testing.T) string {
 		ln.Close()
 		wg.Wait()
 	})
-	return ln.Addr().String()
 }
 
 // runningTunnel is a pqkem serve or pqkem connect -listen running in the test.

@@ -137,7 +137,7 @@ func (p *Proxy) acceptLoop() error {
 				return nil
 			default:
 			}
-			if isTemporary(err) {
+			if IsTemporary(err) {
 				select {
 				case <-time.After(pause):
 				case <-p.quit:
@@ -359,10 +359,10 @@ func (p *Proxy) Cut() {
 // connection's goroutine.
 func (p *Proxy) Wait() { p.wg.Wait() }
 
-// isTemporary reports whether an error of Accept is worth retrying: not a
+// IsTemporary reports whether an error of Accept is worth retrying: not a
 // timeout, but a condition such as EMFILE or ECONNABORTED that the net
 // package calls temporary.
-func isTemporary(err error) bool {
+func IsTemporary(err error) bool {
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		return false
 	}
