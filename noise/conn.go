@@ -215,6 +215,7 @@ func (c *Conn) side(peer bool) string { return sideName(c.isClient != peer) }
 
 // runHandshake exchanges the handshake messages, with empty payloads.
 func (c *Conn) runHandshake() error {
+	reserveStack()
 	c.in.Lock()
 	defer c.in.Unlock()
 	c.out.Lock()

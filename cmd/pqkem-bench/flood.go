@@ -52,7 +52,10 @@ three phases the client makes -n connections, one after another:
                  then random bytes) and leave the connection for the
                  server to close (or close it after a second), over and
                  over, each keeping up to 64 such connections open: the
-                 server always has a bogus handshake to work on.
+                 server always has a bogus handshake to work on. They run
+                 in a child process (this program again), as they would
+                 on another machine, so that the real client does not
+                 wait behind them for its own process's scheduler.
 
 A failed connection of the real client (a timeout after -client-timeout,
 a reset, a close) is a result, counted by cause, not an error. Each phase
@@ -72,7 +75,8 @@ For each phase the tables give the connections made and failed, the
 median and 99th percentile of the latency, the 99th percentile as a
 ratio to the unloaded one (which should stay within 3x), the CPU time
 serve used (user and system, from /proc/PID/stat) and this process
-used (client, attack and echo service), the lines serve logged, and the
+used (client, idle sockets and echo service; the flood's process's
+is in its load column), the lines serve logged, and the
 connections it made to the echo service. Memory is serve's resident set
 (VmRSS in /proc/PID/status): before and after opening the idle sockets,
 for the bytes per idle socket (sockets that wait in the listening queue,

@@ -116,13 +116,7 @@ func attackSources(n int, probe string) ([]net.Addr, bool) {
 		return []net.Addr{nil}, false
 	}
 	c.Close()
-	addrs := make([]net.Addr, n)
-	ip := first
-	for i := range addrs {
-		addrs[i] = net.TCPAddrFromAddrPort(netip.AddrPortFrom(ip, 0))
-		ip = ip.Next()
-	}
-	return addrs, true
+	return loopbackSources(n), true
 }
 
 // idleDialTimeout bounds the connect of an idle socket: a listening queue

@@ -77,6 +77,9 @@ func phaseLoad(res *floodResults, p *floodPhase) string {
 		if res.Flood.DialErrors > 0 {
 			s += fmt.Sprintf(", %d failed connects", res.Flood.DialErrors)
 		}
+		if cpu := res.Flood.CPUSeconds; cpu != nil {
+			s += fmt.Sprintf(", %.2f s of CPU", *cpu)
+		}
 		return s
 	}
 	return "none"
@@ -164,7 +167,7 @@ func floodVerdict(res *floodResults) []string {
 	return append(lines, res.Notes...)
 }
 
-const floodPhaseTitle = "The real client in each phase: connections that got through, failures by cause, latency (connect, handshake, 1-byte echo) of those that got through, what the phase cost serve (CPU time, and in cores: CPU time over the phase's time) and this process (client, attack and echo service), the lines serve logged and the connections it made to the echo service."
+const floodPhaseTitle = "The real client in each phase: connections that got through, failures by cause, latency (connect, handshake, 1-byte echo) of those that got through, what the phase cost serve (CPU time, and in cores: CPU time over the phase's time) and this process (client, idle sockets and echo service; the flood runs in a process of its own, whose CPU time is in its load column), the lines serve logged and the connections it made to the echo service."
 
 const floodMemoryTitle = "Serve's resident memory (VmRSS): with the idle sockets of the second phase, and in a fresh serve with forwarded connections held open."
 

@@ -90,6 +90,9 @@ type floodLoad struct {
 	Sent        int64   `json:"sent"`         // bogus first messages sent during the phase
 	PerSec      float64 `json:"per_sec"`
 	DialErrors  int64   `json:"dial_errors"`
+	// CPUSeconds is the flood's process's CPU time over the phase, where
+	// the system says (Linux).
+	CPUSeconds *float64 `json:"cpu_s,omitempty"`
 }
 
 // floodMemory is serve's resident memory, where the system says (Linux).
@@ -276,19 +279,44 @@ func (c *floodCmd) bench(ctx context.Context, progress io.Writer) (*floodResults
 
 	// Phase 3: the random-bytes flood.
 	res.Flood = floodLoad{Workers: c.floodWorkers, MessageSize: proto.MessageSizes()[0]}
-	f := startFlood(ctx, sp.addr, c.floodWorkers, res.Flood.MessageSize, sources)
-	defer f.stop()
 	r.say("starting the flood...")
+	var f *floodProc
+	if c.floodWorkers > 0 {
+		f, err = startFloodProc(sp.addr, c.floodWorkers, res.Flood.MessageSize, res.Sources)
+		if err != nil {
+			return nil, err
+		}
+		defer f.stop()
+	}
 	sleepCtx(ctx, 500*time.Millisecond) // until it runs at full speed
-	sent0, dial0, start := f.sent.Load(), f.dialErrs.Load(), time.Now()
+	var sent0, dial0 int64
+	var cpu0 time.Duration
+	var cpuOK bool
+	if f != nil {
+		if sent0, dial0, err = f.counts(); err != nil {
+			return nil, err
+		}
+		cpu0, cpuOK = procCPU(f.pid)
+	}
+	start := time.Now()
 	floodPhase, err := r.phase(ctx, phaseFlood, rc, sp)
 	if err != nil {
 		return nil, err
 	}
-	res.Flood.Sent, res.Flood.DialErrors = f.sent.Load()-sent0, f.dialErrs.Load()-dial0
-	res.Flood.PerSec = float64(res.Flood.Sent) / time.Since(start).Seconds()
+	if f != nil {
+		sent1, dial1, err := f.counts()
+		if err != nil {
+			return nil, err
+		}
+		res.Flood.Sent, res.Flood.DialErrors = sent1-sent0, dial1-dial0
+		res.Flood.PerSec = float64(res.Flood.Sent) / time.Since(start).Seconds()
+		if cpu1, ok := procCPU(f.pid); ok && cpuOK {
+			s := (cpu1 - cpu0).Seconds()
+			res.Flood.CPUSeconds = &s
+		}
+		f.stop()
+	}
 	res.Phases = append(res.Phases, floodPhase)
-	f.stop()
 	sp.stop()
 
 	// The memory of forwarded connections, in a fresh serve.

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -11,7 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/internal/leaktest"
@@ -188,5 +193,62 @@ func TestFloodText(t *testing.T) {
 	}
 	if strings.Contains(out, "forwarded connections (a fresh serve)") {
 		t.Errorf("a forwarded row without forwarded connections:\n%s", out)
+	}
+}
+
+// TestFloodProc runs the flood's child process against a listener that
+// reads the first messages, and checks what the child counts and that it
+// exits when told to.
+func TestFloodProc(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process: not with -short")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	const size = 100
+	var got atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				var msg [2 + size]byte
+				if _, err := io.ReadFull(c, msg[:]); err == nil && binary.BigEndian.Uint16(msg[:]) == size {
+					got.Add(1)
+				}
+			}()
+		}
+	}()
+	p, err := startFloodProc(ln.Addr().String(), 1, size, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop()
+	var sent int64
+	for deadline := time.Now().Add(10 * time.Second); sent < 10 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if sent, _, err = p.counts(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sent < 10 {
+		t.Fatalf("the flood sent %d first messages in 10s, want at least 10", sent)
+	}
+	p.stop()
+	if !p.cmd.ProcessState.Exited() || p.cmd.ProcessState.ExitCode() != 0 {
+		t.Errorf("the flood's process ended with %v, want exit status 0", p.cmd.ProcessState)
+	}
+	if got.Load() == 0 {
+		t.Errorf("the listener read no well-formed first message; the flood says it sent %d", sent)
+	}
+	for _, spec := range []string{"", "127.0.0.1:1 1 100", "127.0.0.1:1 0 100 0", "127.0.0.1:1 1 65536 0", "127.0.0.1:1 1 100 -1"} {
+		if code := attackerMain(spec, strings.NewReader(""), io.Discard, io.Discard); code != 2 {
+			t.Errorf("%s=%q: exit status %d, want 2", attackerEnv, spec, code)
+		}
 	}
 }

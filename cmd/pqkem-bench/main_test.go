@@ -2,12 +2,22 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cli"
 	"github.com/pqkem/pqkem/internal/cli/clitest"
 )
+
+// TestMain lets the test binary be flood's child process, as main lets
+// pqkem-bench be.
+func TestMain(m *testing.M) {
+	if spec, ok := os.LookupEnv(attackerEnv); ok {
+		os.Exit(attackerMain(spec, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
 
 // pqkemBench runs the command in-process and returns its exit status,
 // standard output and standard error.

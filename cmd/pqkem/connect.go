@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pqkem/pqkem/internal/cli"
@@ -28,8 +29,8 @@ the 'pqkem serve' at -to, whose public key is -pub, and forwards its
 standard input and output over it, as netcat does (say, as ssh's
 ProxyCommand), the end of standard input as PQNoise's authenticated end
 marker, until both directions have ended. With -listen, it forwards
-each local connection it accepts over a PQNoise connection of its own,
-until SIGINT or SIGTERM (then exit status 0).
+each local connection over a PQNoise connection of its own, until
+SIGINT or SIGTERM (status 0); SIGHUP rereads -pub and -key.
 
 Without -listen, exit status 0 means both directions ended cleanly (all
 of standard input sent with its end marker, the server's received); 1,
@@ -53,7 +54,7 @@ type connectCmd struct {
 	pub, key, to, listen string
 
 	toAddr sockets.Addr
-	cfg    *noise.Config
+	cfg    atomic.Pointer[noise.Config] // from -pub and -key, which SIGHUP rereads
 }
 
 func (c *connectCmd) Flags(fs *flag.FlagSet) {
@@ -92,39 +93,19 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 	} else if c.status != "" {
 		return cli.Usagef("-status needs -listen")
 	}
-	ek, err := readTunnelPublicKey("-pub", c.pub)
-	if err != nil {
+	var keys string
+	if keys, err = c.loadConfig(); err != nil {
 		return err
 	}
-	var dk kem.DecapsulationKey
-	if c.key != "" {
-		if dk, err = readTunnelPrivateKey("-key", c.key); err != nil {
-			return err
-		}
-		if dk.Scheme().Name() != ek.Scheme().Name() {
-			return fmt.Errorf("-key %s is of %s, but the server's key (-pub) is of %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
-		}
-	}
-	p := c.protocol(dk != nil, ek.Scheme())
-	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, PeerStaticKey: ek}); err != nil {
-		return cli.WithHint(fmt.Errorf("-pub %s: %w", displayName(c.pub), err), staticKeyHint(ek.Scheme()))
-	}
-	for _, k := range []any{dk, ek} {
-		if pk, ok := k.(kem.Precomputer); ok {
-			pk.Precompute()
-		}
-	}
-	c.cfg = &noise.Config{Protocol: p, StaticKey: dk, PeerStaticKey: ek, HandshakeTimeout: c.timeout}
 	lg := newTunnelLog(out.Stderr, "connect", c.quiet, c.listen != "")
 	defer lg.Close()
-	keys := "server key " + keyfile.Fingerprint(ek)
-	if dk != nil {
-		keys += ", client key " + keyfile.Fingerprint(dk.EncapsulationKey())
-	}
 	if c.listen == "" {
-		lg.Infof("connecting to %v, %v, %s", c.toAddr, p, keys)
+		lg.Infof("connecting to %v, %v, %s", c.toAddr, c.cfg.Load().Protocol, keys)
 		return c.stdio(out)
 	}
+	// SIGHUP reloads from now on: before the log says it listens.
+	reloads, stopReloads := notifyReload()
+	defer stopReloads()
 	ln, err := listen(listenAddr, c.toAddr)
 	if err != nil {
 		return err
@@ -136,7 +117,7 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		return err
 	}
 	defer stopStatus()
-	lg.Printf("listening on %v, forwarding to %v, %v, %s, at most %s at once", ln.Addr(), c.toAddr, p, keys, count(c.max, "connection"))
+	lg.Printf("listening on %v, forwarding to %v, %v, %s, at most %s at once", ln.Addr(), c.toAddr, c.cfg.Load().Protocol, keys, count(c.max, "connection"))
 	px := &tunnel.Proxy{
 		Limits: tunnel.Limits{
 			MaxConns:      c.max,
@@ -158,7 +139,52 @@ func (c *connectCmd) Run(out *cli.Output, args []string) error {
 		Log:     lg,
 		Metrics: metrics,
 	}
-	return runProxy(lg, ln, px, c.grace, nil, nil)
+	return runProxy(lg, ln, px, c.grace, reloads, func() { c.reload(lg) })
+}
+
+// loadConfig reads -pub and -key and makes the configuration of the
+// connections from now on; it returns their fingerprints, for the log.
+func (c *connectCmd) loadConfig() (keys string, err error) {
+	ek, err := readTunnelPublicKey("-pub", c.pub)
+	if err != nil {
+		return "", err
+	}
+	var dk kem.DecapsulationKey
+	if c.key != "" {
+		if dk, err = readTunnelPrivateKey("-key", c.key); err != nil {
+			return "", err
+		}
+		if dk.Scheme().Name() != ek.Scheme().Name() {
+			return "", fmt.Errorf("-key %s is of %s, but the server's key (-pub) is of %s: the client key must be of the server key's scheme", displayName(c.key), dk.Scheme().Name(), ek.Scheme().Name())
+		}
+	}
+	p := c.protocol(dk != nil, ek.Scheme())
+	if _, err := noise.NewHandshakeState(&noise.HandshakeConfig{Protocol: p, Initiator: true, StaticKey: dk, PeerStaticKey: ek}); err != nil {
+		return "", cli.WithHint(fmt.Errorf("-pub %s: %w", displayName(c.pub), err), staticKeyHint(ek.Scheme()))
+	}
+	// Precomputed once here, not by the first handshakes at once.
+	for _, k := range []any{dk, ek} {
+		if pk, ok := k.(kem.Precomputer); ok {
+			pk.Precompute()
+		}
+	}
+	c.cfg.Store(&noise.Config{Protocol: p, StaticKey: dk, PeerStaticKey: ek, HandshakeTimeout: c.timeout})
+	keys = "server key " + keyfile.Fingerprint(ek)
+	if dk != nil {
+		keys += ", client key " + keyfile.Fingerprint(dk.EncapsulationKey())
+	}
+	return keys, nil
+}
+
+// reload reads -pub and -key again, for SIGHUP, and uses them for the
+// connections from now on if they are good.
+func (c *connectCmd) reload(lg *tunnel.Log) {
+	keys, err := c.loadConfig()
+	if err != nil {
+		lg.Printf("SIGHUP: keeping the keys in use: %v", err)
+		return
+	}
+	lg.Printf("SIGHUP: reloaded: %s", keys)
 }
 
 // dial opens the PQNoise connection to -to, within -timeout for the
@@ -170,7 +196,7 @@ func (c *connectCmd) dial(ctx context.Context) (*noise.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server unreachable: %s", strings.TrimPrefix(err.Error(), "sockets: "))
 	}
-	conn := noise.Client(raw, c.cfg)
+	conn := noise.Client(raw, c.cfg.Load())
 	if err := conn.HandshakeContext(ctx); err != nil {
 		tunnel.Reset(conn)
 		return nil, handshakeError(err)

@@ -93,8 +93,8 @@ func TestTunnelLoop(t *testing.T) {
 	}
 }
 
-// startProcess starts cmd, a pqkem serve, and returns its log lines once
-// it listens, and the address it listens on.
+// startProcess starts cmd, a pqkem serve or connect -listen, and returns
+// the address it listens on once its log says so, and its log lines.
 func startProcess(t *testing.T, cmd *exec.Cmd) (string, <-chan string) {
 	t.Helper()
 	stderr, err := cmd.StderrPipe()
@@ -231,6 +231,66 @@ func TestTunnelReload(t *testing.T) {
 	waitLine(t, lines, "SIGHUP: reloaded: server key "+keyFingerprint(t, filepath.Join(dir, "one.pub"))+", serving only the clients whose keys are in "+allow+" (1 key): "+keyFingerprint(t, filepath.Join(dir, "alice.pub")))
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitLine(t, lines, "stopped")
+}
+
+// TestConnectReload checks SIGHUP in connect -listen: the connections
+// from then on use the new -pub, one opened before goes on, and a file
+// that does not parse keeps the keys in use.
+func TestConnectReload(t *testing.T) {
+	dir := t.TempDir()
+	tunnelKeys(t, dir, "ML-KEM-768", "one", "two")
+	key, pub := filepath.Join(dir, "key.pem"), filepath.Join(dir, "key.pub")
+	copyFile(t, filepath.Join(dir, "one.pem"), key)
+	copyFile(t, filepath.Join(dir, "one.pub"), pub)
+	srv, addr, srvLines := startServe(t, "-key", key, "-to", echoService(t))
+	cli := command(t, "connect", "-listen", "127.0.0.1:0", "-pub", pub, "-to", addr)
+	local, lines := startProcess(t, cli)
+	dialLocal := func() net.Conn {
+		t.Helper()
+		c, err := net.Dial("tcp", local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	old := dialLocal()
+	defer old.Close()
+	roundTrip(t, old, "before")
+
+	// The server's key changes: connect's is stale until its SIGHUP.
+	copyFile(t, filepath.Join(dir, "two.pem"), key)
+	srv.Process.Signal(syscall.SIGHUP)
+	waitLine(t, srvLines, "SIGHUP: reloaded: server key "+keyFingerprint(t, filepath.Join(dir, "two.pub")))
+	c := dialLocal()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.Write([]byte("stale"))
+	if n, err := c.Read(make([]byte, 5)); err == nil {
+		t.Errorf("with the server's old key: %d bytes back, want the connection ended", n)
+	}
+	c.Close()
+	waitLine(t, lines, "handshake")
+
+	copyFile(t, filepath.Join(dir, "two.pub"), pub)
+	cli.Process.Signal(syscall.SIGHUP)
+	waitLine(t, lines, "SIGHUP: reloaded: server key "+keyFingerprint(t, filepath.Join(dir, "two.pub")))
+	c = dialLocal()
+	roundTrip(t, c, "with the new key")
+	c.Close()
+	roundTrip(t, old, "after the reload, on the connection opened before")
+
+	os.WriteFile(pub, []byte("not a key\n"), 0o600)
+	cli.Process.Signal(syscall.SIGHUP)
+	waitLine(t, lines, "SIGHUP: keeping the keys in use: -pub "+pub)
+	c = dialLocal()
+	roundTrip(t, c, "after a bad file")
+	c.Close()
+	old.Close()
+	for _, p := range []*exec.Cmd{cli, srv} {
+		p.Process.Signal(syscall.SIGTERM)
+		if err := p.Wait(); err != nil {
+			t.Errorf("%v: %v after SIGTERM, want exit status 0", p.Args[1:2], err)
+		}
+	}
 }
 
 func copyFile(t *testing.T, from, to string) {

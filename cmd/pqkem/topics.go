@@ -139,7 +139,8 @@ under -rate again; handshakes that succeed do not count, so a client is
 never limited, but random bytes, replays and idle sockets are.
 
 Reloads and status. On SIGHUP, serve reads -key and -allow
-again: new connections use them, open ones go on. If a file does not
+again, connect -listen -pub and -key: new connections use them, open
+ones go on. If a file does not
 parse, or the keys do not match, the old ones stay, and the log says
 why. With -status ADDR (a loopback HOST:PORT or unix:PATH; for connect,
 with -listen only), GET /healthz answers "ok" and GET /metrics gives the

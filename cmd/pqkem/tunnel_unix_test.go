@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"io"
 	"net"
 	"os"
@@ -32,28 +31,8 @@ var listeningRE = regexp.MustCompile(`listening on (\S+), `)
 func startServe(t *testing.T, args ...string) (*exec.Cmd, string, <-chan string) {
 	t.Helper()
 	cmd := command(t, append([]string{"serve", "-listen", "127.0.0.1:0"}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := make(chan string, 100)
-	go func() {
-		defer close(lines)
-		s := bufio.NewScanner(stderr)
-		for s.Scan() {
-			lines <- s.Text()
-		}
-	}()
-	first := nextLine(t, lines)
-	m := listeningRE.FindStringSubmatch(first)
-	if m == nil {
-		t.Fatalf("the first line is %q, want \"listening on ADDR, ...\"", first)
-	}
-	return cmd, m[1], lines
+	addr, lines := startProcess(t, cmd)
+	return cmd, addr, lines
 }
 
 func nextLine(t *testing.T, lines <-chan string) string {
