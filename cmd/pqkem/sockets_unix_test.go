@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	proxyproto "github.com/pires/go-proxyproto"
+
 	"github.com/pqkem/pqkem/internal/leaktest"
 	"github.com/pqkem/pqkem/kem"
 	"github.com/pqkem/pqkem/keyfile"
@@ -231,6 +233,36 @@ func TestTunnelReload(t *testing.T) {
 	waitLine(t, lines, "SIGHUP: reloaded: server key "+keyFingerprint(t, filepath.Join(dir, "one.pub"))+", serving only the clients whose keys are in "+allow+" (1 key): "+keyFingerprint(t, filepath.Join(dir, "alice.pub")))
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitLine(t, lines, "stopped")
+}
+
+// TestTunnelUnixProxyProtocol checks serve on a Unix socket with
+// -proxy-protocol: the service's PROXY v2 header has the Unix family, no
+// name for the client's socket (it has none) and serve's socket's path,
+// and the log names the client for what it is.
+func TestTunnelUnixProxyProtocol(t *testing.T) {
+	leaktest.Check(t)
+	dir := t.TempDir()
+	tunnelKeys(t, dir, "ML-KEM-768", "server")
+	svc, headers := proxyService(t)
+	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "unix:"+filepath.Join(dir, "pq.sock"), "-to", svc, "-proxy-protocol")
+	old := stdin
+	defer func() { stdin = old }()
+	stdin = strings.NewReader("hello")
+	code, stdout, stderr := pqkem(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-to", "unix:"+srv.addr, "-quiet")
+	if code != exitOK || stdout != "hello" {
+		t.Fatalf("exit status %d, %q; stderr:\n%s", code, stdout, stderr)
+	}
+	h := <-headers
+	if h.Command != proxyproto.PROXY || h.TransportProtocol != proxyproto.UnixStream {
+		t.Errorf("the PROXY header's command %#x, family %#x; want PROXY, UNIX stream", h.Command, h.TransportProtocol)
+	}
+	if src, ok := h.SourceAddr.(*net.UnixAddr); !ok || strings.Trim(src.Name, "\x00") != "" {
+		t.Errorf("the PROXY header's source is %#v, want an unnamed Unix socket", h.SourceAddr)
+	}
+	if dst, ok := h.DestinationAddr.(*net.UnixAddr); !ok || strings.TrimRight(dst.Name, "\x00") != srv.addr {
+		t.Errorf("the PROXY header's destination is %#v, want %s", h.DestinationAddr, srv.addr)
+	}
+	waitLog(t, srv.log, "unnamed Unix socket: ")
 }
 
 // TestConnectReload checks SIGHUP in connect -listen: the connections

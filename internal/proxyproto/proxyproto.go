@@ -16,6 +16,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net"
+	"runtime"
+	"strings"
 )
 
 // signature opens every version 2 header (section 2.2).
@@ -156,9 +158,21 @@ func checkTCP(a *net.TCPAddr) error {
 }
 
 // appendPath appends path zero-padded to [unixPathLen] bytes, which it
-// must not exceed.
+// must not exceed, as the kernel's sockaddr_un holds it: on Linux, a
+// name that package net writes with a leading '@' is in the abstract
+// namespace, whose names start with a zero byte instead, and "@" alone
+// is a socket without a name (a client's, usually): all zeros.
 func appendPath(b []byte, path string) []byte {
+	start := len(b)
+	if abstractNames && strings.HasPrefix(path, "@") {
+		b = append(b, 0)
+		path = path[1:]
+	}
 	b = append(b, path...)
 	var zeros [unixPathLen]byte
-	return append(b, zeros[:unixPathLen-len(path)]...)
+	return append(b, zeros[:unixPathLen-(len(b)-start)]...)
 }
+
+// abstractNames is whether the system has Unix sockets in the abstract
+// namespace.
+const abstractNames = runtime.GOOS == "linux" || runtime.GOOS == "android"

@@ -213,3 +213,33 @@ func TestAppendHeaderAllocs(t *testing.T) {
 		t.Errorf("AppendHeader allocates %v times into a buffer with room, want 0", n)
 	}
 }
+
+// TestAppendHeaderUnnamed checks the paths of Unix sockets that package
+// net names with a leading '@': on Linux, an unnamed socket (a client's)
+// is all zeros, and an abstract one starts with a zero byte; elsewhere
+// '@' is a path's first character.
+func TestAppendHeaderUnnamed(t *testing.T) {
+	const pathsAt = 16 // signature, command, family, length
+	dst := &net.UnixAddr{Name: "/run/pqkem.sock", Net: "unix"}
+	for _, tt := range []struct{ name, want string }{
+		{"@", ""},
+		{"@pqkem", "\x00pqkem"},
+		{"/run/@x", "/run/@x"},
+	} {
+		b, err := AppendHeader(nil, &net.UnixAddr{Name: tt.name, Net: "unix"}, dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tt.want
+		if !abstractNames {
+			want = tt.name
+		}
+		got := b[pathsAt : pathsAt+unixPathLen]
+		if !bytes.Equal(got, append([]byte(want), make([]byte, unixPathLen-len(want))...)) {
+			t.Errorf("source %q: path % x, want %q zero-padded", tt.name, bytes.TrimRight(got, "\x00"), want)
+		}
+		if d := b[pathsAt+unixPathLen : pathsAt+2*unixPathLen]; string(bytes.TrimRight(d, "\x00")) != dst.Name {
+			t.Errorf("source %q: destination %q, want %q", tt.name, d, dst.Name)
+		}
+	}
+}

@@ -292,6 +292,9 @@ var errDropped = errors.New("dropped for a newer connection")
 // addrName names a connection's address for the log; a Unix socket's
 // peer usually has no name.
 func addrName(a net.Addr) string {
+	if u, ok := a.(*net.UnixAddr); ok && u != nil && (u.Name == "" || u.Name == "@") {
+		return "unnamed Unix socket" // a client's, usually: "@" in package net
+	}
 	if a == nil || a.String() == "" {
 		return "unnamed peer"
 	}
