@@ -53,8 +53,9 @@ three phases the client makes -n connections, one after another:
                  server to close (or close it after a second), over and
                  over, each keeping up to 64 such connections open: the
                  server always has a bogus handshake to work on. They run
-                 in a child process (this program again), as they would
-                 on another machine, so that the real client does not
+                 in a child process (this program again) with
+                 GOMAXPROCS=1, a flood of at most one core, as they
+                 would on another machine: the real client does not
                  wait behind them for its own process's scheduler.
 
 A failed connection of the real client (a timeout after -client-timeout,
@@ -127,7 +128,7 @@ const maxFloodSources = 1 << 16
 func (c *floodCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.pqkem, "pqkem", "", "the pqkem command to measure, at `PATH`; by default it is built from the module in the current directory")
 	fs.StringVar(&c.alg, "alg", "ML-KEM-768", "the scheme `NAME` of the server's key")
-	fs.IntVar(&c.n, "n", 200, "`N` connections of the real client in each phase")
+	fs.IntVar(&c.n, "n", 1000, "`N` connections of the real client in each phase")
 	fs.IntVar(&c.idleSockets, "idle-sockets", 10000, "`N` idle TCP connections held open during the second phase")
 	fs.IntVar(&c.floodWorkers, "flood-workers", 2, "`N` goroutines sending random first handshake messages during the third phase")
 	fs.IntVar(&c.forwarded, "forwarded", 500, "`N` forwarded connections held open for serve's memory per connection; 0 skips it")

@@ -92,7 +92,8 @@ func startFloodProc(addr string, workers, size, sources int) (*floodProc, error)
 		return nil, fmt.Errorf("starting the flood: %w", err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %d %d %d", attackerEnv, addr, workers, size, sources))
+	// GOMAXPROCS=1: a one-core flood.
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %d %d %d", attackerEnv, addr, workers, size, sources), "GOMAXPROCS=1")
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = childSysProcAttr()
 	in, err := cmd.StdinPipe()
