@@ -1,6 +1,8 @@
 package noise_test
 
 import (
+	"crypto/ecdh"
+	"crypto/rand"
 	"io"
 	"net"
 	"testing"
@@ -51,13 +53,15 @@ func BenchmarkHandshakeVZEROUPPER(b *testing.B) {
 // BenchmarkHandshakeExt runs in-memory handshakes of Clatter's extensions
 // beside the plain patterns they extend: pqNK with a FrodoKEM-640-AES static
 // key and an ML-KEM-768 ephemeral key, pqXX with ML-KEM-768 against
-// pqXXpsk3 and hybridXX (which adds four X25519 operations a side at
-// most, and the responder's unused KEM key).
+// pqXXpsk3, and pqNN and pqXX against hybridNN and hybridXX (which add two
+// and four X25519 operations a side: BenchmarkX25519 times them).
 func BenchmarkHandshakeExt(b *testing.B) {
 	split := protocol(b, noise.PQNK, "FrodoKEM-640-AES")
 	split.EphemeralKEM = protocol(b, noise.PQNK, "ML-KEM-768").KEM
 	for _, p := range []noise.Protocol{
 		split,
+		protocol(b, noise.PQNN, "ML-KEM-768"),
+		protocol(b, noise.HybridNN, "ML-KEM-768"),
 		protocol(b, noise.PQXX, "ML-KEM-768"),
 		protocol(b, noise.PQXX.WithPSK(3), "ML-KEM-768"),
 		protocol(b, noise.HybridXX, "ML-KEM-768"),
@@ -71,6 +75,30 @@ func BenchmarkHandshakeExt(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkX25519 measures the X25519 operations of the hybrid patterns,
+// to set against their cost over the PQ ones: a key pair, and a shared
+// secret.
+func BenchmarkX25519(b *testing.B) {
+	priv, err := ecdh.X25519().GenerateKey(rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("GenerateKey", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ecdh.X25519().GenerateKey(rand.Reader); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ECDH", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := priv.ECDH(priv.PublicKey()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkConnWrite measures one direction of a Conn over TCP loopback.
