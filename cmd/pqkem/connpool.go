@@ -1,10 +1,10 @@
 package main
 
 import (
-	"github.com/pqkem/pqkem/internal/tunnel"
 	"net"
 	"sync"
-	"time"
+
+	"github.com/pqkem/pqkem/internal/tunnel"
 )
 
 // A connPool serves the connections a listener accepts, each in a
@@ -38,9 +38,7 @@ var listenHook func(net.Addr)
 // handle for each in another, until Accept fails or stopAccepting is
 // called; the connection is closed when handle returns. The channel
 // receives the error that ended the accept loop: Accept's, or nil after
-// stopAccepting. A temporary error of Accept (too many open files, a
-// connection aborted before it was accepted) is retried after a pause;
-// a timeout is not.
+// stopAccepting. Temporary errors are retried, as [tunnel.Accept] does.
 func (p *connPool) start(ln net.Listener, handle func(net.Conn)) <-chan error {
 	p.ln = ln
 	if listenHook != nil {
@@ -53,33 +51,16 @@ func (p *connPool) start(ln net.Listener, handle func(net.Conn)) <-chan error {
 
 func (p *connPool) acceptLoop(ln net.Listener, handle func(net.Conn)) error {
 	slots := make(chan struct{}, p.max)
-	pause := 5 * time.Millisecond
 	for {
 		select {
 		case slots <- struct{}{}: // wait for a free slot before accepting
 		case <-p.quit:
 			return nil
 		}
-		conn, err := ln.Accept()
-		if err != nil {
-			<-slots
-			select {
-			case <-p.quit:
-				return nil
-			default:
-			}
-			if tunnel.IsTemporary(err) {
-				select {
-				case <-time.After(pause):
-				case <-p.quit:
-					return nil
-				}
-				pause = min(2*pause, time.Second)
-				continue
-			}
+		conn, err := tunnel.Accept(ln, p.quit)
+		if conn == nil {
 			return err
 		}
-		pause = 5 * time.Millisecond
 		if !p.add(conn) {
 			conn.Close()
 			<-slots

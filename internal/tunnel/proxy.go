@@ -128,28 +128,40 @@ func (p *Proxy) Start(ln net.Listener) <-chan error {
 }
 
 func (p *Proxy) acceptLoop() error {
-	pause := 5 * time.Millisecond
 	for {
-		conn, err := p.ln.Accept()
-		if err != nil {
-			select {
-			case <-p.quit:
-				return nil
-			default:
-			}
-			if IsTemporary(err) {
-				select {
-				case <-time.After(pause):
-				case <-p.quit:
-					return nil
-				}
-				pause = min(2*pause, time.Second)
-				continue
-			}
+		conn, err := Accept(p.ln, p.quit)
+		if conn == nil {
 			return err
 		}
-		pause = 5 * time.Millisecond
 		p.admit(conn)
+	}
+}
+
+// Accept returns the next connection of ln. It retries a temporary error
+// (see [IsTemporary]: too many open files, a connection aborted before it
+// was accepted) after a pause that doubles from 5 ms up to a second, and
+// returns nil, nil once quit is closed.
+func Accept(ln net.Listener, quit <-chan struct{}) (net.Conn, error) {
+	pause := 5 * time.Millisecond
+	for {
+		conn, err := ln.Accept()
+		if err == nil {
+			return conn, nil
+		}
+		select {
+		case <-quit:
+			return nil, nil
+		default:
+		}
+		if !IsTemporary(err) {
+			return nil, err
+		}
+		select {
+		case <-time.After(pause):
+		case <-quit:
+			return nil, nil
+		}
+		pause = min(2*pause, time.Second)
 	}
 }
 
