@@ -138,9 +138,8 @@ func (p *Proxy) acceptLoop() error {
 }
 
 // Accept returns the next connection of ln. It retries a temporary error
-// (see [IsTemporary]: too many open files, a connection aborted before it
-// was accepted) after a pause that doubles from 5 ms up to a second, and
-// returns nil, nil once quit is closed.
+// (see [IsTemporary]: too many open files, say) after a pause that doubles
+// from 5 ms up to a second, and returns nil, nil once quit is closed.
 func Accept(ln net.Listener, quit <-chan struct{}) (net.Conn, error) {
 	pause := 5 * time.Millisecond
 	for {
@@ -375,7 +374,7 @@ func (p *Proxy) Cut() {
 func (p *Proxy) Wait() { p.wg.Wait() }
 
 // IsTemporary reports whether an error of Accept is worth retrying: not a
-// timeout, but a condition such as EMFILE or ECONNABORTED that the net
+// timeout, but a condition such as EMFILE or ENFILE that the net
 // package calls temporary.
 func IsTemporary(err error) bool {
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {

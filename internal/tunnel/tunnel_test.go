@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -361,5 +362,55 @@ func TestFailureLimit(t *testing.T) {
 	}
 	if !l.allow("a", now.Add(100*time.Millisecond)) {
 		t.Error("still blocked after a token's time")
+	}
+}
+
+// scriptedListener's Accept returns its errors one by one, then its
+// connection, then net.ErrClosed.
+type scriptedListener struct {
+	net.Listener
+	errs  []error
+	conn  net.Conn
+	calls int
+}
+
+func (l *scriptedListener) Accept() (net.Conn, error) {
+	l.calls++
+	if len(l.errs) > 0 {
+		err := l.errs[0]
+		l.errs = l.errs[1:]
+		return nil, err
+	}
+	if c := l.conn; c != nil {
+		l.conn = nil
+		return c, nil
+	}
+	return nil, net.ErrClosed
+}
+
+// TestAccept checks that Accept retries temporary errors (EMFILE,
+// ENFILE), returns any other error and a timeout, and returns nil,
+// nil once quit is closed.
+func TestAccept(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	quit := make(chan struct{})
+	l := &scriptedListener{errs: []error{syscall.EMFILE, syscall.ENFILE}, conn: a}
+	if c, err := Accept(l, quit); c != a || err != nil || l.calls != 3 {
+		t.Errorf("after two temporary errors: %v, %v after %d calls; want the connection after 3", c, err, l.calls)
+	}
+	if c, err := Accept(l, quit); c != nil || !errors.Is(err, net.ErrClosed) {
+		t.Errorf("a closed listener: %v, %v; want net.ErrClosed", c, err)
+	}
+	timeout := &net.OpError{Op: "accept", Err: os.ErrDeadlineExceeded}
+	l = &scriptedListener{errs: []error{timeout}}
+	if c, err := Accept(l, quit); c != nil || err != timeout {
+		t.Errorf("a timeout: %v, %v; want it returned", c, err)
+	}
+	close(quit)
+	l = &scriptedListener{errs: []error{syscall.EMFILE, syscall.EMFILE}}
+	if c, err := Accept(l, quit); c != nil || err != nil {
+		t.Errorf("after quit: %v, %v; want nil, nil", c, err)
 	}
 }
