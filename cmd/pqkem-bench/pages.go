@@ -39,9 +39,9 @@ full handshake:
       the server's static key, which the client knows, as it knows a pinned
       certificate), served with net/http over noise.NewListener and fetched
       through a Transport whose DialContext is noise.Dialer's. The server's
-      static key and the client's copy of it are precomputed at the first
-      handshake, as package noise does for every Config (a FrodoKEM key
-      keeps its matrix A). A scheme that is only safe for ephemeral keys
+      static key and the client's copy of it are precomputed once, by
+      noise.NewListener and at the first dial, as package noise does for
+      every Config (a FrodoKEM key keeps its matrix A). A scheme that is only safe for ephemeral keys
       runs pqNN instead, which authenticates neither side.
   STATIC+EPHEMERALe, such as FrodoKEM-640-AES+ML-KEM-768e
       pqNK with a server key of the scheme STATIC and ephemeral keys of
