@@ -208,7 +208,7 @@ func TestCCS2016D3Words(t *testing.T) {
 // Bob's key.
 func TestCCS2016VectorsLevels(t *testing.T) {
 	const cases = 3
-	forEachLevel(t, func(t *testing.T) { testCCS2016Vectors(t, cases) })
+	cpuLevels.ForEach(t, func(t *testing.T) { testCCS2016Vectors(t, cases) })
 	t.Run("crypto/aes", func(t *testing.T) {
 		defer forceAES(aesGo)()
 		testCCS2016Vectors(t, cases)

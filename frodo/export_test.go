@@ -6,5 +6,5 @@ package frodo
 var AESImpls, ForceAES = aesImplsByName()
 
 // ForEachLevel runs a test at every level this machine runs (see
-// forEachLevel).
-var ForEachLevel = forEachLevel
+// cpuLevels, levels_test.go).
+var ForEachLevel = cpuLevels.ForEach

@@ -95,8 +95,20 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(dk2.ExpandedBytes(), skBytes) || !bytes.Equal(dk2.EncapsulationKey().Bytes(), pkBytes) || !bytes.Equal(ek.Bytes(), pkBytes) {
+			if !bytes.Equal(dk2.ExpandedBytes(), skBytes) || !bytes.Equal(ek.Bytes(), pkBytes) {
 				t.Error("encodings do not round-trip")
+			}
+			// The public key of a key parsed from its sk is the pk the sk
+			// holds, through each of its accessors.
+			pkAppended, _ := dk2.EncapsulationKey().AppendBinary(nil)
+			for what, b := range map[string][]byte{
+				"EncapsulationKey().Bytes()":        dk2.EncapsulationKey().Bytes(),
+				"Encapsulator().Bytes()":            dk2.Encapsulator().Bytes(),
+				"EncapsulationKey().AppendBinary()": pkAppended,
+			} {
+				if !bytes.Equal(b, pkBytes) {
+					t.Errorf("%s of a key parsed from its sk is %d bytes, not the original %d-byte pk", what, len(b), len(pkBytes))
+				}
 			}
 			// The seed round-trips; a key parsed from its sk has none.
 			seed := dk.Bytes()

@@ -186,8 +186,8 @@ func encryptGo(rk *[176]byte, in [16]byte) [16]byte {
 // The assembly kernels, through the dispatch at the AVX2 level, against
 // their Go twins.
 func TestKernels(t *testing.T) {
-	skipUnlessLevel(t, cpuid.LevelAVX2)
-	defer forceLevel(cpuid.LevelAVX2)()
+	cpuLevels.SkipUnless(t, cpuid.LevelAVX2)
+	defer cpuLevels.Force(cpuid.LevelAVX2)()
 	for _, n := range []int{640, 976, 1344} {
 		st := randomUint16s(nbar * n)
 		row := randomUint16s(n)

@@ -13,7 +13,7 @@ import (
 
 // level is the assembly level this package runs: cpuid.Max(), chosen once
 // when the process starts, as the CPU, the build and PQKEM_CPU allow. The
-// tests lower it to run every path in one go test (forceLevel). The
+// tests lower it to run every path in one go test (cpuLevels, internal/cpuid/cpuidtest). The
 // dispatch (matrix_amd64.go, matrix_noasm.go) reads it, and
 // cpuid.ForceGeneric, which pqkem-bench and other packages' tests use, caps
 // it at the generic level. Within a level, the AES row generator depends

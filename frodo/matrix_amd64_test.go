@@ -102,7 +102,7 @@ func TestAESRowRoutines(t *testing.T) {
 func TestAESChoice(t *testing.T) {
 	var a matrixA
 	for l := cpuid.Max(); l >= cpuid.LevelGeneric; l-- {
-		restore := forceLevel(l)
+		restore := cpuLevels.Force(l)
 		want := aesFastest(l)
 		a.init(FrodoKEM640AES(), make([]byte, 16))
 		if a.aes.impl != want {

@@ -3,7 +3,7 @@ package pake
 // The internals that the external tests (package pake_test, which can
 // import paketest) check against the known-answer vectors.
 
-var ForEachLevel = forEachLevel
+var ForEachLevel = cpuLevels.ForEach
 
 // MaskSeeds returns the mask seed s and, for NoIC, the ρ mask r.
 func MaskSeeds(s *Scheme, pw, sid, nonce []byte) (ms, r []byte) {

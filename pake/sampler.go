@@ -122,7 +122,7 @@ func blocks128(nbytes int) int { return (nbytes + keccak.Rate128 - 1) / keccak.R
 // level is the assembly level of this package's samplers (a1Compact and
 // c1Blocks, sampler_amd64.go and sampler_noasm.go): cpuid.Max(), chosen once
 // when the process starts, as the CPU, the build and PQKEM_CPU allow. The
-// tests lower it to run every path in one go test (forceLevel);
+// tests lower it to run every path in one go test (cpuLevels, internal/cpuid/cpuidtest);
 // cpuid.ForceGeneric, which pqkem-bench and other packages' tests use,
 // caps it at the generic level. The four-way Keccak (keccak.Accelerated)
 // and ML-KEM (internal/fips203) choose their own paths the same way.

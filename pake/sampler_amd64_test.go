@@ -17,7 +17,7 @@ import (
 // level.
 func requireAVX2(t testing.TB) {
 	t.Helper()
-	skipUnlessLevel(t, cpuid.LevelAVX2)
+	cpuLevels.SkipUnless(t, cpuid.LevelAVX2)
 }
 
 // compareA1Compact runs the AVX2 network and the Go rounds on the slots w

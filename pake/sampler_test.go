@@ -7,11 +7,11 @@ import (
 	"math/big"
 	"math/bits"
 	mrand "math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
+	"github.com/pqkem/pqkem/internal/cpuid/cpuidtest"
 	"github.com/pqkem/pqkem/internal/vectors"
 )
 
@@ -30,50 +30,11 @@ type sampleNTTVector struct {
 // allSamplers are the four samplers, a0VariableTime first.
 var allSamplers = []Sampler{a0VariableTime, A1, B0, C1}
 
-// forceLevel sets level to l and, at the generic level, makes the four-way
-// Keccak (internal/keccak) and ML-KEM (internal/fips203) run their Go code
-// too, through cpuid.ForceGeneric; restore puts both back. Tests call it
-// while nothing else in the package runs.
-func forceLevel(l cpuid.Level) (restore func()) {
-	old := level
-	level = l
-	undo := cpuid.ForceGeneric(l < cpuid.LevelAVX2)
-	return func() {
-		undo()
-		level = old
-	}
-}
-
-// levelNeeds says what each level needs, for skip messages.
-var levelNeeds = [...]string{
-	cpuid.LevelAVX2: "AVX2 and BMI2 on amd64, without the purego tag",
-}
-
-// skipUnlessLevel skips t unless this process runs level l, saying what l
-// needs and what runs instead.
-func skipUnlessLevel(t testing.TB, l cpuid.Level) {
-	t.Helper()
-	if l > cpuid.Max() {
-		t.Skipf("level %v needs %s: this CPU, build and PQKEM_CPU=%q run up to %v",
-			l, levelNeeds[l], os.Getenv("PQKEM_CPU"), cpuid.Max())
-	}
-}
-
-// forEachLevel runs f as a subtest at every level this package tells
-// apart, highest first, named after the level: avx2 (the AVX2 samplers, the
-// four-way Keccak with AVX-512 where the CPU has it: internal/keccak's tests
-// run its levels) and generic. A level this process cannot run (the CPU
-// lacks it, the build has no assembly, or PQKEM_CPU caps it) skips, saying
-// why. The level holds until f's parallel subtests are done.
-func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	for l := cpuid.LevelAVX2; l >= cpuid.LevelGeneric; l-- {
-		t.Run(l.String(), func(t *testing.T) {
-			skipUnlessLevel(t, l)
-			t.Cleanup(forceLevel(l))
-			f(t)
-		})
-	}
-}
+// cpuLevels are the levels this package tells apart: avx2 (the AVX2
+// samplers, the four-way Keccak with AVX-512 where the CPU has it:
+// internal/keccak's tests run its levels) and generic, where ML-KEM
+// (internal/fips203) and the four-way Keccak run their Go code too.
+var cpuLevels = cpuidtest.Levels{Top: cpuid.LevelAVX2, Var: &level}
 
 // TestSampleNTTVectors checks every sampler output in samplentt.json: A0 and
 // A1 against "A0", B0, and C1 (which is also C0), on the single-seed path
@@ -84,7 +45,7 @@ func TestSampleNTTVectors(t *testing.T) {
 	if len(vs) == 0 {
 		t.Fatal("no vectors")
 	}
-	forEachLevel(t, func(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
 		for vi, v := range vs {
 			seed := [34]byte(vectors.Hex(t, v.Seed34))
 			for _, c := range []struct {
@@ -178,7 +139,7 @@ func TestA1EqualsA0(t *testing.T) {
 		count = 1000
 	}
 	seeds := randomSeeds(t, count)
-	forEachLevel(t, func(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
 		const batch = 9
 		for e := 0; e < count; e += batch {
 			m := min(batch, count-e)
@@ -238,7 +199,7 @@ func TestA1FewAccepted(t *testing.T) {
 		"first and last":  func(i int) uint16 { return map[bool]uint16{true: 17, false: q + uint16(i)}[i == 0 || i == 559] },
 		"blocks of seven": func(i int) uint16 { return map[bool]uint16{true: uint16(i), false: 3500}[(i/7)%2 == 0] },
 	}
-	forEachLevel(t, func(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
 		for name, f := range cases {
 			b := make([]byte, a1Bytes)
 			for i := range 2 * a1Iterations {
@@ -309,7 +270,7 @@ func TestC1BigModel(t *testing.T) {
 			copy(b[24*j:], reverse(x[:]))
 		}
 	}
-	forEachLevel(t, func(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
 		r := mrand.New(mrand.NewPCG(3, 4))
 		b := make([]byte, c1Bytes)
 		for it := range iters + 5 {

@@ -6,7 +6,6 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,30 +16,13 @@ import (
 // sends a banner, then reads a line and answers it.
 func bannerService(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(10 * time.Second))
-				c.Write([]byte("SSH-2.0-banner\r\n"))
-				line, _ := io.ReadAll(c)
-				c.Write(append([]byte("got "), line...))
-				c.(*net.TCPConn).CloseWrite()
-			})
-		}
-	})
-	t.Cleanup(func() {
-		ln.Close()
-		wg.Wait()
+	ln := listenLoopback(t)
+	serveConns(t, ln, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		c.Write([]byte("SSH-2.0-banner\r\n"))
+		line, _ := io.ReadAll(c)
+		c.Write(append([]byte("got "), line...))
+		c.(*net.TCPConn).CloseWrite()
 	})
 	return ln.Addr().String()
 }
@@ -53,8 +35,8 @@ func TestTunnelServerSpeaksFirst(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", bannerService(t))
-	cli := startTunnel(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-to", srv.addr, "-listen", "127.0.0.1:0")
+	srv := serveTunnel(t, dir, bannerService(t))
+	cli := connectTunnel(t, dir, srv.addr)
 	c, err := net.Dial("tcp", cli.addr)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +62,7 @@ func TestConnectExitStatus(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-grace", "100ms")
+	srv := serveTunnel(t, dir, echoService(t), "-grace", "100ms")
 	pub := filepath.Join(dir, "server.pub")
 	code, stdout, stderr := connectStdin(t, nil, "-pub", pub, "-to", srv.addr, "-quiet")
 	if code != exitOK || stdout != "" || stderr != "" {
@@ -90,9 +72,7 @@ func TestConnectExitStatus(t *testing.T) {
 	// Standard input that stays open while the server stops.
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	old := stdin
-	stdin = pr
-	defer func() { stdin = old }()
+	defer withStdin(pr)()
 	done := make(chan struct{})
 	var out, errOut bytes.Buffer
 	go func() {
@@ -125,7 +105,7 @@ func TestTunnelLogSummary(t *testing.T) {
 	defer func() { failureLogInterval = old }()
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-quiet", "-rate", "0")
+	srv := serveTunnel(t, dir, echoService(t), "-quiet", "-rate", "0")
 	for range 20 {
 		c, err := net.Dial("tcp", srv.addr)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	binenc "encoding/binary"
 	"io"
 	"net"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -13,9 +12,6 @@ import (
 	"time"
 
 	"github.com/pqkem/pqkem/internal/leaktest"
-	"github.com/pqkem/pqkem/kem"
-	"github.com/pqkem/pqkem/keyfile"
-	"github.com/pqkem/pqkem/noise"
 )
 
 // The flood tests run serve with its default limits against floods from
@@ -45,7 +41,7 @@ func TestTunnelIdleFlood(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-quiet")
+	srv := serveTunnel(t, dir, echoService(t), "-quiet")
 	var idle []net.Conn
 	defer func() {
 		for _, c := range idle {
@@ -81,7 +77,7 @@ func TestTunnelRandomFlood(t *testing.T) {
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	var accepted atomic.Int64
 	svc := countingEcho(t, &accepted)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", svc, "-quiet")
+	srv := serveTunnel(t, dir, svc, "-quiet")
 	p := serverProtocol(t, dir)
 	size := p.MessageSizes()[0]
 	dk, err := p.KEM.GenerateKey()
@@ -137,7 +133,7 @@ func TestTunnelReplay(t *testing.T) {
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	var accepted atomic.Int64
 	svc := countingEcho(t, &accepted)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", svc, "-timeout", "1s")
+	srv := serveTunnel(t, dir, svc, "-timeout", "1s")
 
 	// Record the client's first message through a relay.
 	var first bytes.Buffer
@@ -181,44 +177,4 @@ func TestTunnelReplay(t *testing.T) {
 	if n := accepted.Load(); n != 1 {
 		t.Errorf("the service accepted %d connections, want 1: a replay opened a connection", n)
 	}
-}
-
-// countingEcho is echoService that counts the connections it accepts.
-func countingEcho(t *testing.T, n *atomic.Int64) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			n.Add(1)
-			wg.Go(func() {
-				defer c.Close()
-				io.Copy(c, c)
-				c.(*net.TCPConn).CloseWrite()
-			})
-		}
-	})
-	t.Cleanup(func() {
-		ln.Close()
-		wg.Wait()
-	})
-	return ln.Addr().String()
-}
-
-// serverProtocol returns the pqNK protocol of the server key in dir.
-func serverProtocol(t *testing.T, dir string) noise.Protocol {
-	t.Helper()
-	pub, err := keyfile.DecodePublicKey(mustRead(t, filepath.Join(dir, "server.pub")), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := kem.ByName(pub.Key.Scheme().Name())
-	return noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -20,7 +19,7 @@ func TestTunnelForwardedHeap(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-quiet")
+	srv := serveTunnel(t, dir, echoService(t), "-quiet")
 	warm := dialNoise(t, dir, srv.addr)
 	roundTrip(t, warm, "warm up")
 	warm.Close()

@@ -163,10 +163,9 @@ func TestInputEndless(t *testing.T) {
 		{"decap", "-key", key, "-in", "-", "-secret", dir + "/new.bin"},
 	} {
 		e := new(endless)
-		old := stdin
-		stdin = e
+		restore := withStdin(e)
 		code, _, stderr := pqkem(t, args...)
-		stdin = old
+		restore()
 		if code != exitError || !strings.Contains(stderr, "standard input: ") || !strings.Contains(stderr, "more than") {
 			t.Errorf("pqkem %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
 		}

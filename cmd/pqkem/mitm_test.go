@@ -48,10 +48,7 @@ func mitm(t *testing.T, target string, a attack) *mitmProxy {
 	t.Helper()
 	m := new(mitmProxy)
 	m.set(a)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := listenLoopback(t)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for {
@@ -181,42 +178,25 @@ type serviceEnd struct {
 
 func newRecordingService(t *testing.T, down int) *recordingService {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := listenLoopback(t)
 	s := &recordingService{addr: ln.Addr().String(), down: down, ends: make(chan serviceEnd, 100)}
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
+	serveConns(t, ln, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(30 * time.Second))
+		n, err := io.Copy(io.Discard, c)
+		e := serviceEnd{got: int(n), up: endOf(err)}
+		if e.up == "fin" {
+			_, werr := c.Write(bytes.Repeat([]byte{'d'}, s.down))
+			if werr == nil {
+				werr = c.(*net.TCPConn).CloseWrite()
 			}
-			wg.Go(func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(30 * time.Second))
-				n, err := io.Copy(io.Discard, c)
-				e := serviceEnd{got: int(n), up: endOf(err)}
-				if e.up == "fin" {
-					_, werr := c.Write(bytes.Repeat([]byte{'d'}, s.down))
-					if werr == nil {
-						werr = c.(*net.TCPConn).CloseWrite()
-					}
-					e.downSent = werr == nil
-					// Wait for the tunnel's close, so that a reset after
-					// the download is seen too.
-					if _, err := c.Read(make([]byte, 1)); endOf(err) != "fin" {
-						e.downSent = false
-					}
-				}
-				s.ends <- e
-			})
+			e.downSent = werr == nil
+			// Wait for the tunnel's close, so that a reset after
+			// the download is seen too.
+			if _, err := c.Read(make([]byte, 1)); endOf(err) != "fin" {
+				e.downSent = false
+			}
 		}
-	})
-	t.Cleanup(func() {
-		ln.Close()
-		wg.Wait()
+		s.ends <- e
 	})
 	return s
 }
@@ -243,7 +223,7 @@ func TestTunnelMITM(t *testing.T) {
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	const upSize, downSize = 200_000, 200_000
 	svc := newRecordingService(t, downSize)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", svc.addr, "-quiet")
+	srv := serveTunnel(t, dir, svc.addr, "-quiet")
 	pub := filepath.Join(dir, "server.pub")
 	up := randomBytes(upSize)
 
@@ -290,15 +270,6 @@ func TestTunnelMITM(t *testing.T) {
 	}
 }
 
-// connectStdin runs pqkem connect on standard input in.
-func connectStdin(t *testing.T, in []byte, args ...string) (int, string, string) {
-	t.Helper()
-	old := stdin
-	stdin = bytes.NewReader(in)
-	defer func() { stdin = old }()
-	return pqkem(t, append([]string{"connect"}, args...)...)
-}
-
 // TestTunnelMITMListen runs connect -listen through the man in the
 // middle: the local application sees a reset when the download is
 // attacked, a FIN only when it is complete.
@@ -308,10 +279,9 @@ func TestTunnelMITMListen(t *testing.T) {
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	const downSize = 200_000
 	svc := newRecordingService(t, downSize)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", svc.addr, "-quiet")
-	pub := filepath.Join(dir, "server.pub")
+	srv := serveTunnel(t, dir, svc.addr, "-quiet")
 	m := mitm(t, srv.addr, attack{frame: -1})
-	cli := startTunnel(t, "connect", "-pub", pub, "-to", m.addr, "-listen", "127.0.0.1:0", "-quiet")
+	cli := connectTunnel(t, dir, m.addr, "-quiet")
 	for _, a := range []attack{
 		{frame: -1},
 		{up: false, frame: 1, do: "flip"},

@@ -186,9 +186,7 @@ func TestPakeBadPeer(t *testing.T) {
 		}
 	})
 	// Nobody listening.
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := closedAddr(t)
 	if code, _, _ := pqkem(t, append([]string{"pake", "connect", "-addr", addr}, quick...)...); code != exitError {
 		t.Errorf("connect to a closed port: exit %d", code)
 	}
@@ -368,9 +366,7 @@ func TestPakePasswordFile(t *testing.T) {
 	// the password: the command goes on to connect (to a closed port).
 	ok := filepath.Join(dir, "ok")
 	os.WriteFile(ok, append(append(bytes.Repeat([]byte{'a'}, maxPassword), "\r\n"...), bytes.Repeat([]byte{'b'}, 1<<20)...), 0o600)
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := closedAddr(t)
 	code, _, stderr := pqkem(t, append([]string{"pake", "connect", "-addr", addr, "-password-file", ok}, pakeTestArgs...)...)
 	if code != exitError || strings.Contains(stderr, "password") || !strings.Contains(stderr, "connect") {
 		t.Errorf("a 1024-byte password: exit %d, stderr %q; want a connection error", code, stderr)
@@ -392,10 +388,7 @@ func TestPakeWireCompat(t *testing.T) {
 	}
 	for _, pw := range []string{"pw", "other"} {
 		for _, cmdIsServer := range []bool{true, false} {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
+			ln := listenLoopback(t)
 			type res struct {
 				key []byte
 				err error

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"io"
 	"net"
 	"os"
@@ -17,9 +16,6 @@ import (
 	proxyproto "github.com/pires/go-proxyproto"
 
 	"github.com/pqkem/pqkem/internal/leaktest"
-	"github.com/pqkem/pqkem/kem"
-	"github.com/pqkem/pqkem/keyfile"
-	"github.com/pqkem/pqkem/noise"
 )
 
 // unixEcho is echoService on a Unix socket at path.
@@ -66,12 +62,7 @@ func TestTunnelUnix(t *testing.T) {
 func TestTunnelLoop(t *testing.T) {
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	free := ln.Addr().String()
-	ln.Close()
+	free := closedAddr(t)
 	key, pub := filepath.Join(dir, "server.pem"), filepath.Join(dir, "server.pub")
 	sock := "unix:" + filepath.Join(dir, "s.sock")
 	for _, tc := range []struct {
@@ -95,34 +86,6 @@ func TestTunnelLoop(t *testing.T) {
 	}
 }
 
-// startProcess starts cmd, a pqkem serve or connect -listen, and returns
-// the address it listens on once its log says so, and its log lines.
-func startProcess(t *testing.T, cmd *exec.Cmd) (string, <-chan string) {
-	t.Helper()
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := make(chan string, 100)
-	go func() {
-		defer close(lines)
-		s := bufio.NewScanner(stderr)
-		for s.Scan() {
-			lines <- s.Text()
-		}
-	}()
-	first := nextLine(t, lines)
-	m := listeningRE.FindStringSubmatch(first)
-	if m == nil {
-		t.Fatalf("the first line is %q, want \"listening on ADDR, ...\"", first)
-	}
-	return m[1], lines
-}
-
 // TestTunnelInherited runs serve on a listening socket it inherits: as
 // fd:3, and through systemd's socket activation (LISTEN_PID, LISTEN_FDS).
 func TestTunnelInherited(t *testing.T) {
@@ -131,10 +94,7 @@ func TestTunnelInherited(t *testing.T) {
 	echo := echoService(t)
 	for _, listen := range []string{"fd:3", "systemd"} {
 		t.Run(listen, func(t *testing.T) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
+			ln := listenLoopback(t)
 			f, err := ln.(*net.TCPListener).File()
 			ln.Close()
 			if err != nil {
@@ -160,19 +120,6 @@ func TestTunnelInherited(t *testing.T) {
 			waitLine(t, lines, "stopped")
 		})
 	}
-}
-
-// dialKey opens a PQNoise connection to addr with the server key in the
-// file pub.
-func dialKey(t *testing.T, pub, addr string) (*noise.Conn, error) {
-	t.Helper()
-	k, err := keyfile.DecodePublicKey(mustRead(t, pub), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := kem.ByName(k.Key.Scheme().Name())
-	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
-	return noise.Dial("tcp", addr, &noise.Config{Protocol: p, PeerStaticKey: k.Key, HandshakeTimeout: 5 * time.Second})
 }
 
 // TestTunnelReload checks SIGHUP: a connection open before it goes on,
@@ -245,10 +192,7 @@ func TestTunnelUnixProxyProtocol(t *testing.T) {
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	svc, headers := proxyService(t)
 	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "unix:"+filepath.Join(dir, "pq.sock"), "-to", svc, "-proxy-protocol")
-	old := stdin
-	defer func() { stdin = old }()
-	stdin = strings.NewReader("hello")
-	code, stdout, stderr := pqkem(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-to", "unix:"+srv.addr, "-quiet")
+	code, stdout, stderr := connectStdin(t, []byte("hello"), "-pub", filepath.Join(dir, "server.pub"), "-to", "unix:"+srv.addr, "-quiet")
 	if code != exitOK || stdout != "hello" {
 		t.Fatalf("exit status %d, %q; stderr:\n%s", code, stdout, stderr)
 	}

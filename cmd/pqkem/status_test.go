@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,36 +27,19 @@ var statusRE = regexp.MustCompile(`status on (\S+): `)
 // echo, and passes on the headers.
 func proxyService(t *testing.T) (string, <-chan *proxyproto.Header) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := listenLoopback(t)
 	headers := make(chan *proxyproto.Header, 10)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(10 * time.Second))
-				r := bufio.NewReader(c)
-				h, err := proxyproto.Read(r)
-				if err != nil {
-					t.Errorf("the service read no PROXY header: %v", err)
-					return
-				}
-				headers <- h
-				io.Copy(c, r)
-				c.(*net.TCPConn).CloseWrite()
-			})
+	serveConns(t, ln, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		r := bufio.NewReader(c)
+		h, err := proxyproto.Read(r)
+		if err != nil {
+			t.Errorf("the service read no PROXY header: %v", err)
+			return
 		}
-	})
-	t.Cleanup(func() {
-		ln.Close()
-		wg.Wait()
+		headers <- h
+		io.Copy(c, r)
+		c.(*net.TCPConn).CloseWrite()
 	})
 	return ln.Addr().String(), headers
 }
@@ -72,15 +54,11 @@ func TestTunnelStatusAndProxyProtocol(t *testing.T) {
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server", "alice", "mallory")
 	svc, headers := proxyService(t)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", svc,
-		"-allow", filepath.Join(dir, "alice.pub"), "-proxy-protocol", "-status", "127.0.0.1:0")
+	srv := serveTunnel(t, dir, svc, "-allow", filepath.Join(dir, "alice.pub"), "-proxy-protocol", "-status", "127.0.0.1:0")
 	waitLog(t, srv.log, "status on ")
 	status := statusRE.FindStringSubmatch(srv.log.String())[1]
 
-	old := stdin
-	defer func() { stdin = old }()
-	stdin = strings.NewReader("hello")
-	code, stdout, stderr := pqkem(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-key", filepath.Join(dir, "alice.pem"), "-to", srv.addr, "-quiet")
+	code, stdout, stderr := connectStdin(t, []byte("hello"), "-pub", filepath.Join(dir, "server.pub"), "-key", filepath.Join(dir, "alice.pem"), "-to", srv.addr, "-quiet")
 	if code != exitOK || stdout != "hello" {
 		t.Fatalf("alice: exit status %d, %q; stderr:\n%s", code, stdout, stderr)
 	}
@@ -100,8 +78,7 @@ func TestTunnelStatusAndProxyProtocol(t *testing.T) {
 		t.Errorf("the TLV holds %s, want alice's fingerprint %s", got, fp)
 	}
 
-	stdin = strings.NewReader("hello")
-	if code, _, _ := pqkem(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-key", filepath.Join(dir, "mallory.pem"), "-to", srv.addr, "-quiet"); code != exitError {
+	if code, _, _ := connectStdin(t, []byte("hello"), "-pub", filepath.Join(dir, "server.pub"), "-key", filepath.Join(dir, "mallory.pem"), "-to", srv.addr, "-quiet"); code != exitError {
 		t.Errorf("mallory: exit status %d, want 1", code)
 	}
 	waitLog(t, srv.log, "refused: ")

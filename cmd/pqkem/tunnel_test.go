@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"crypto/rand"
-	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -18,176 +15,12 @@ import (
 	"time"
 
 	"github.com/pqkem/pqkem/internal/leaktest"
-	"github.com/pqkem/pqkem/kem"
-	"github.com/pqkem/pqkem/keyfile"
-	"github.com/pqkem/pqkem/noise"
 )
 
 // The tunnel tests run pqkem serve and pqkem connect in the test process
-// (TestTunnelSignal, in tunnel_unix_test.go, runs serve in a process of
-// its own), on loopback, with an echo service behind the server.
-
-func init() {
-	// Every failure in full: the tests look for them. TestTunnelLogSummary
-	// sets the interval back.
-	failureLogInterval = 0
-}
-
-// syncBuffer is a bytes.Buffer that a running command writes while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// waitLog waits until the log says want, and fails the test if it does
-// not within a few seconds.
-func waitLog(t *testing.T, log *syncBuffer, want string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(log.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the log does not say %q:\n%s", want, log.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// tunnelKeys writes a private key NAME.pem and its public key NAME.pub of
-// scheme alg in dir for each name, and returns dir.
-func tunnelKeys(t *testing.T, dir, alg string, names ...string) {
-	t.Helper()
-	for _, n := range names {
-		priv, pub := filepath.Join(dir, n+".pem"), filepath.Join(dir, n+".pub")
-		for _, args := range [][]string{{"keygen", "-alg", alg, "-out", priv}, {"pub", "-in", priv, "-out", pub}} {
-			if code, _, stderr := pqkem(t, args...); code != exitOK {
-				t.Fatalf("pqkem %v: %s", args, stderr)
-			}
-		}
-	}
-}
-
-// echoService listens on loopback and sends back what each connection
-// sends, half-closing when the client has; it returns its address.
-func echoService(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	echoOn(t, ln)
-	return ln.Addr().String()
-}
-
-// echoOn serves ln as echoService does, until the test ends.
-func echoOn(t *testing.T, ln net.Listener) {
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() {
-				defer c.Close()
-				io.Copy(c, c)
-				c.(interface{ CloseWrite() error }).CloseWrite()
-			})
-		}
-	})
-	t.Cleanup(func() {
-		ln.Close()
-		wg.Wait()
-	})
-}
-
-// runningTunnel is a pqkem serve or pqkem connect -listen running in the test.
-type runningTunnel struct {
-	addr string
-	log  *syncBuffer
-	done <-chan int // the exit status
-}
-
-// startTunnel runs pqkem with args, which listen on 127.0.0.1:0, and
-// returns once it listens. The test's end stops it, if it still runs.
-func startTunnel(t *testing.T, args ...string) *runningTunnel {
-	t.Helper()
-	tn := &runningTunnel{log: new(syncBuffer)}
-	tn.addr, tn.done = startListening(t, args, new(syncBuffer), tn.log)
-	t.Cleanup(func() { tn.stop(t) })
-	return tn
-}
-
-// stop stops every tunnel as SIGTERM does, and checks that tn exits with
-// status 0.
-func (tn *runningTunnel) stop(t *testing.T) {
-	t.Helper()
-	if tn.done == nil {
-		return
-	}
-	deliverStop(syscall.SIGTERM)
-	select {
-	case code := <-tn.done:
-		if code != exitOK {
-			t.Errorf("stopped: exit status %d, want 0; log:\n%s", code, tn.log)
-		}
-		if !strings.HasSuffix(tn.log.String(), "stopped\n") {
-			t.Errorf("the log does not end with \"stopped\":\n%s", tn.log)
-		}
-	case <-time.After(10 * time.Second):
-		t.Errorf("SIGTERM does not stop it; log:\n%s", tn.log)
-	}
-	tn.done = nil
-}
-
-// echoThrough sends data through the TCP address addr, half-closes, and
-// checks that the same data comes back. Tests may call it from any
-// goroutine.
-func echoThrough(addr string, data []byte) error {
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(20 * time.Second))
-	werr := make(chan error, 1)
-	go func() {
-		_, err := c.Write(data)
-		if err == nil {
-			err = c.(*net.TCPConn).CloseWrite()
-		}
-		werr <- err
-	}()
-	got, err := io.ReadAll(c)
-	if err != nil {
-		return fmt.Errorf("reading the echo: %w", err)
-	}
-	if err := <-werr; err != nil {
-		return fmt.Errorf("sending: %w", err)
-	}
-	if !bytes.Equal(got, data) {
-		return fmt.Errorf("%d bytes came back for %d sent, not the same (SHA-256 %x, want %x)", len(got), len(data), sha256.Sum256(got), sha256.Sum256(data))
-	}
-	return nil
-}
-
-func randomBytes(n int) []byte {
-	b := make([]byte, n)
-	rand.Read(b)
-	return b
-}
+// (TestTunnelSignal and TestTunnelReload run serve in a process of its
+// own), on loopback, with an echo service behind the server; their
+// helpers are in helpers_test.go.
 
 // TestTunnel runs pqkem serve in front of an echo service, and pqkem
 // connect -listen in front of it: small and large transfers (16 MiB),
@@ -198,8 +31,8 @@ func TestTunnel(t *testing.T) {
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
 	echo := echoService(t)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echo)
-	cli := startTunnel(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-to", srv.addr, "-listen", "127.0.0.1:0")
+	srv := serveTunnel(t, dir, echo)
+	cli := connectTunnel(t, dir, srv.addr)
 	if !strings.Contains(srv.log.String(), "Noise_pqNK_MLKEM768_AESGCM_SHA256") || !strings.Contains(cli.log.String(), "Noise_pqNK_MLKEM768_AESGCM_SHA256") {
 		t.Errorf("the logs do not name the protocol:\n%s%s", srv.log, cli.log)
 	}
@@ -247,12 +80,9 @@ func TestTunnelStdio(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "DHKEM-X25519-HKDF-SHA256", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-cipher", "ChaChaPoly", "-hash", "BLAKE2s")
+	srv := serveTunnel(t, dir, echoService(t), "-cipher", "ChaChaPoly", "-hash", "BLAKE2s")
 	data := randomBytes(1 << 20)
-	old := stdin
-	stdin = bytes.NewReader(data)
-	defer func() { stdin = old }()
-	code, stdout, stderr := pqkem(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-to", srv.addr, "-cipher", "ChaChaPoly", "-hash", "BLAKE2s")
+	code, stdout, stderr := connectStdin(t, data, "-pub", filepath.Join(dir, "server.pub"), "-to", srv.addr, "-cipher", "ChaChaPoly", "-hash", "BLAKE2s")
 	if code != exitOK || stdout != string(data) {
 		t.Fatalf("exit status %d, %d bytes back for %d; stderr:\n%s", code, len(stdout), len(data), stderr)
 	}
@@ -270,14 +100,11 @@ func TestTunnelEphemeral(t *testing.T) {
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "FrodoKEM-640-AES", "server")
 	pub := filepath.Join(dir, "server.pub")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-ephemeral", "ML-KEM-768")
+	srv := serveTunnel(t, dir, echoService(t), "-ephemeral", "ML-KEM-768")
 	const name = "Noise_pqNK_MLKEM768+FrodoKEM-640-AES_AESGCM_SHA256"
 	waitLog(t, srv.log, name)
 	data := randomBytes(100_000)
-	old := stdin
-	stdin = bytes.NewReader(data)
-	code, stdout, stderr := pqkem(t, "connect", "-pub", pub, "-to", srv.addr, "-ephemeral", "ml-kem-768")
-	stdin = old
+	code, stdout, stderr := connectStdin(t, data, "-pub", pub, "-to", srv.addr, "-ephemeral", "ml-kem-768")
 	if code != exitOK || stdout != string(data) {
 		t.Fatalf("exit status %d, %d bytes back for %d; stderr:\n%s", code, len(stdout), len(data), stderr)
 	}
@@ -295,11 +122,9 @@ func TestTunnelEphemeral(t *testing.T) {
 	// pqIK: a client key of the server key's scheme, ephemeral keys of
 	// eFrodoKEM-640-AES (safe for ephemeral keys only).
 	tunnelKeys(t, dir, "FrodoKEM-640-AES", "client")
-	mutual := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-ephemeral", "eFrodoKEM-640-AES", "-allow", filepath.Join(dir, "client.pub"))
+	mutual := serveTunnel(t, dir, echoService(t), "-ephemeral", "eFrodoKEM-640-AES", "-allow", filepath.Join(dir, "client.pub"))
 	waitLog(t, mutual.log, "Noise_pqIK_eFrodoKEM-640-AES+FrodoKEM-640-AES_AESGCM_SHA256")
-	stdin = strings.NewReader("hello")
-	code, stdout, stderr = pqkem(t, "connect", "-pub", pub, "-key", filepath.Join(dir, "client.pem"), "-to", mutual.addr, "-ephemeral", "eFrodoKEM-640-AES")
-	stdin = old
+	code, stdout, stderr = connectStdin(t, []byte("hello"), "-pub", pub, "-key", filepath.Join(dir, "client.pem"), "-to", mutual.addr, "-ephemeral", "eFrodoKEM-640-AES")
 	if code != exitOK || stdout != "hello" {
 		t.Fatalf("pqIK: exit status %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
@@ -312,34 +137,16 @@ func TestTunnelStdioIdle(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t))
+	srv := serveTunnel(t, dir, echoService(t))
 	pr, pw := io.Pipe() // standard input that sends nothing and stays open
 	defer pw.Close()
 	// Without the idle limit the command would wait for ever: end its
 	// standard input after a while, so that the test fails instead.
 	defer time.AfterFunc(10*time.Second, func() { pw.Close() }).Stop()
-	old := stdin
-	stdin = pr
-	defer func() { stdin = old }()
+	defer withStdin(pr)()
 	code, stdout, stderr := pqkem(t, "connect", "-pub", filepath.Join(dir, "server.pub"), "-to", srv.addr, "-idle", "300ms", "-quiet")
 	if code != exitError || stdout != "" || !strings.Contains(stderr, "idle timeout: nothing either way for 300ms") {
 		t.Errorf("an idle connection: exit status %d, stdout %q, stderr %q; want 1 and an idle timeout", code, stdout, stderr)
-	}
-}
-
-// connectFails runs pqkem connect on standard input and output and checks
-// that it fails with status 1 and one line that says want, perhaps with a
-// hint line (which want may include, after a newline).
-func connectFails(t *testing.T, want string, args ...string) {
-	t.Helper()
-	old := stdin
-	stdin = strings.NewReader("hello")
-	defer func() { stdin = old }()
-	code, stdout, stderr := pqkem(t, append([]string{"connect", "-quiet"}, args...)...)
-	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
-	first, hint, _ := strings.Cut(want, "\n")
-	if code != exitError || stdout != "" || !strings.Contains(lines[0], first) || hint != "" && (len(lines) < 2 || !strings.HasPrefix(lines[1], hint)) || len(lines) > 2 || len(lines) == 2 && !strings.HasPrefix(lines[1], "hint: ") {
-		t.Errorf("pqkem connect %v: exit status %d, stdout %q, stderr %q; want 1 and one line that says %q, and maybe a hint", args, code, stdout, stderr, want)
 	}
 }
 
@@ -360,15 +167,12 @@ func TestTunnelMutual(t *testing.T) {
 	}
 	allowFile := filepath.Join(dir, "allow")
 	os.WriteFile(allowFile, allow, 0o644)
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-allow", allowFile)
+	srv := serveTunnel(t, dir, echoService(t), "-allow", allowFile)
 	waitLog(t, srv.log, "Noise_pqIK_MLKEM512_AESGCM_SHA256")
 	waitLog(t, srv.log, "(2 keys)")
 	pub := filepath.Join(dir, "server.pub")
 
-	old := stdin
-	stdin = strings.NewReader("hello")
-	code, stdout, stderr := pqkem(t, "connect", "-pub", pub, "-key", filepath.Join(dir, "bob.pem"), "-to", srv.addr)
-	stdin = old
+	code, stdout, stderr := connectStdin(t, []byte("hello"), "-pub", pub, "-key", filepath.Join(dir, "bob.pem"), "-to", srv.addr)
 	if code != exitOK || stdout != "hello" {
 		t.Fatalf("bob: exit status %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
@@ -395,24 +199,6 @@ func TestTunnelMutual(t *testing.T) {
 	}
 }
 
-func mustRead(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func keyFingerprint(t *testing.T, pubFile string) string {
-	t.Helper()
-	pub, err := keyfile.DecodePublicKey(mustRead(t, pubFile), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keyfile.Fingerprint(pub.Key)
-}
-
 // TestTunnelRefused checks a wrong server key, another cipher or hash,
 // a server that is not PQNoise, and an unreachable -to: each a clear
 // error or log line.
@@ -420,7 +206,7 @@ func TestTunnelRefused(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server", "impostor", "client")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t))
+	srv := serveTunnel(t, dir, echoService(t))
 	pub := filepath.Join(dir, "server.pub")
 	connectFails(t, "handshake: the server closed the connection", "-pub", pub, "-key", filepath.Join(dir, "client.pem"), "-to", srv.addr)
 	waitLog(t, srv.log, "the client sent a pqIK handshake (it has a -key), but this server has no -allow list")
@@ -438,20 +224,12 @@ func TestTunnelRefused(t *testing.T) {
 	})
 	connectFails(t, "handshake: the server's message 1 has 18516 bytes, want 1104\nhint: the server runs another KEM or pattern", "-pub", pub, "-to", notNoise)
 	// An address nothing listens on any more.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := ln.Addr().String()
-	ln.Close()
+	dead := closedAddr(t)
 	connectFails(t, "server unreachable: dial tcp "+dead, "-pub", pub, "-to", dead)
 
 	// An unreachable -to: the server logs it and closes the connection.
-	srv2 := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", dead)
-	old := stdin
-	stdin = strings.NewReader("hello")
-	code, stdout, stderr := pqkem(t, "connect", "-pub", pub, "-to", srv2.addr, "-quiet")
-	stdin = old
+	srv2 := serveTunnel(t, dir, dead)
+	code, stdout, stderr := connectStdin(t, []byte("hello"), "-pub", pub, "-to", srv2.addr, "-quiet")
 	// The server resets the connection: a failure, never a clean end.
 	if stdout != "" || code != exitError || !strings.Contains(stderr, "the server reset the connection") {
 		t.Errorf("through a server whose -to is down: %d, %q, %q", code, stdout, stderr)
@@ -465,7 +243,7 @@ func TestTunnelBadPeers(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-timeout", "1s")
+	srv := serveTunnel(t, dir, echoService(t), "-timeout", "1s")
 	good := dialNoise(t, dir, srv.addr)
 	defer good.Close()
 	roundTrip(t, good, "before")
@@ -494,36 +272,6 @@ func TestTunnelBadPeers(t *testing.T) {
 	}
 	waitLog(t, srv.log, "handshake timed out after 1s")
 	roundTrip(t, good, "after")
-}
-
-// dialNoise opens a PQNoise connection to the server with the key
-// server.pub in dir.
-func dialNoise(t *testing.T, dir, addr string) *noise.Conn {
-	t.Helper()
-	pub, err := keyfile.DecodePublicKey(mustRead(t, filepath.Join(dir, "server.pub")), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := kem.ByName(pub.Key.Scheme().Name())
-	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
-	c, err := noise.Dial("tcp", addr, &noise.Config{Protocol: p, PeerStaticKey: pub.Key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// roundTrip sends msg on c and reads it back from the echo service.
-func roundTrip(t *testing.T, c net.Conn, msg string) {
-	t.Helper()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := c.Write([]byte(msg)); err != nil {
-		t.Fatalf("%s: %v", msg, err)
-	}
-	got := make([]byte, len(msg))
-	if _, err := io.ReadFull(c, got); err != nil || string(got) != msg {
-		t.Fatalf("%s: got %q, %v", msg, got, err)
-	}
 }
 
 // TestTunnelUsage checks the flag errors and the keys that cannot serve.
@@ -569,7 +317,7 @@ func TestTunnelMax(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-max", "1")
+	srv := serveTunnel(t, dir, echoService(t), "-max", "1")
 	first := dialNoise(t, dir, srv.addr)
 	roundTrip(t, first, "first")
 	second := dialNoise(t, dir, srv.addr)
@@ -593,7 +341,7 @@ func TestTunnelIdle(t *testing.T) {
 	leaktest.Check(t)
 	dir := t.TempDir()
 	tunnelKeys(t, dir, "ML-KEM-768", "server")
-	srv := startTunnel(t, "serve", "-key", filepath.Join(dir, "server.pem"), "-listen", "127.0.0.1:0", "-to", echoService(t), "-idle", "300ms")
+	srv := serveTunnel(t, dir, echoService(t), "-idle", "300ms")
 	c2 := dialNoise(t, dir, srv.addr)
 	defer c2.Close()
 	for range 6 {

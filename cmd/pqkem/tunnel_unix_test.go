@@ -6,10 +6,8 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,41 +20,6 @@ func init() {
 	c := make(chan os.Signal, 1)
 	signal.Notify(c, syscall.SIGHUP)
 	signal.Stop(c)
-}
-
-var listeningRE = regexp.MustCompile(`listening on (\S+), `)
-
-// startServe runs pqkem serve with args in a process of its own and
-// returns it, the address it listens on, and its log lines.
-func startServe(t *testing.T, args ...string) (*exec.Cmd, string, <-chan string) {
-	t.Helper()
-	cmd := command(t, append([]string{"serve", "-listen", "127.0.0.1:0"}, args...)...)
-	addr, lines := startProcess(t, cmd)
-	return cmd, addr, lines
-}
-
-func nextLine(t *testing.T, lines <-chan string) string {
-	t.Helper()
-	select {
-	case l, ok := <-lines:
-		if !ok {
-			t.Fatal("standard error closed")
-		}
-		return l
-	case <-time.After(10 * time.Second):
-		t.Fatal("no log line for 10s")
-	}
-	return ""
-}
-
-// waitLine reads log lines until one says want.
-func waitLine(t *testing.T, lines <-chan string, want string) {
-	t.Helper()
-	for {
-		if l := nextLine(t, lines); strings.Contains(l, want) {
-			return
-		}
-	}
 }
 
 // TestTunnelSignal checks that SIGTERM and SIGINT stop pqkem serve

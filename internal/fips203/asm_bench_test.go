@@ -19,7 +19,7 @@ func benchImpls(b *testing.B, f func(b *testing.B)) {
 		b.Run("impl=avx2", f)
 	}
 	b.Run("impl=generic", func(b *testing.B) {
-		defer forceLevel(cpuid.LevelGeneric)()
+		defer cpuLevels.Force(cpuid.LevelGeneric)()
 		f(b)
 	})
 }
@@ -144,7 +144,7 @@ func BenchmarkSamplePolyCBD(b *testing.B) {
 				})
 			}
 			b.Run("impl=generic", func(b *testing.B) {
-				defer forceLevel(cpuid.LevelGeneric)()
+				defer cpuLevels.Force(cpuid.LevelGeneric)()
 				for b.Loop() {
 					samplePolyCBD(&f, buf, eta)
 				}

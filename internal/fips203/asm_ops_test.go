@@ -69,7 +69,7 @@ func TestOpsAsmVsGeneric(t *testing.T) {
 			for i := range seed {
 				seed[i] = byte(r.Uint32())
 			}
-			restore := forceLevel(cpuid.LevelGeneric)
+			restore := cpuLevels.Force(cpuid.LevelGeneric)
 			generic := opsTranscript(t, p, &seed)
 			restore()
 			if !avx2() {
@@ -141,7 +141,7 @@ func FuzzInnerProductAsm(f *testing.F) {
 			e = &ee
 		}
 		var want, got nttElement
-		restore := forceLevel(cpuid.LevelGeneric)
+		restore := cpuLevels.Force(cpuid.LevelGeneric)
 		innerProduct(&want, a[:], 1, b[:], bc[:], k, e)
 		restore()
 		innerProduct(&got, a[:], 1, b[:], bc[:], k, e)
@@ -179,7 +179,7 @@ func FuzzDecode12Asm(f *testing.F) {
 		requireAVX2(t)
 		b := append(data, make([]byte, encodingSize12)...)[:encodingSize12]
 		var g nttElement
-		restore := forceLevel(cpuid.LevelGeneric)
+		restore := cpuLevels.Force(cpuid.LevelGeneric)
 		valid := byteDecode12Secret(&g, b)
 		restore()
 		var h nttElement

@@ -189,7 +189,7 @@ var compressionWidths = []uint8{1, 4, 5, 10, 11}
 
 func checkCompressEncode(t testing.TB, f ringElement, d uint8) {
 	t.Helper()
-	restore := forceLevel(cpuid.LevelGeneric)
+	restore := cpuLevels.Force(cpuid.LevelGeneric)
 	want := ringCompressAndEncode(nil, &f, d)
 	restore()
 	// Surround the output with canaries to catch stray stores.
@@ -212,7 +212,7 @@ func checkCompressEncode(t testing.TB, f ringElement, d uint8) {
 func checkDecodeDecompress(t testing.TB, b []byte, d uint8) {
 	t.Helper()
 	var g, h ringElement
-	restore := forceLevel(cpuid.LevelGeneric)
+	restore := cpuLevels.Force(cpuid.LevelGeneric)
 	ringDecodeAndDecompress(&g, b, d)
 	restore()
 	decodeDecompressAVX2(&h, b, d)
@@ -268,7 +268,7 @@ func TestDecodeDecompressAsm(t *testing.T) {
 			for i := range f {
 				f[i] = decompress(f[i], d)
 			}
-			restore := forceLevel(cpuid.LevelGeneric)
+			restore := cpuLevels.Force(cpuid.LevelGeneric)
 			b := ringCompressAndEncode(nil, &f, d)
 			restore()
 			checkDecodeDecompress(t, b, d)
@@ -291,7 +291,7 @@ func TestDecodeDecompressAsm(t *testing.T) {
 
 func checkEncodeDecode12(t testing.TB, f nttElement) {
 	t.Helper()
-	restore := forceLevel(cpuid.LevelGeneric)
+	restore := cpuLevels.Force(cpuid.LevelGeneric)
 	want := byteEncode12(nil, &f)
 	var g1 nttElement
 	valid1 := byteDecode12Secret(&g1, want)
@@ -453,7 +453,7 @@ func TestInnerProductAsm(t *testing.T) {
 			for _, stride := range []int{1, k} {
 				for _, ep := range []*nttElement{nil, &e} {
 					var want, got nttElement
-					restore := forceLevel(cpuid.LevelGeneric)
+					restore := cpuLevels.Force(cpuid.LevelGeneric)
 					innerProduct(&want, a[1:], stride, b[:], bc[:], k, ep)
 					restore()
 					innerProduct(&got, a[1:], stride, b[:], bc[:], k, ep)

@@ -53,7 +53,7 @@
 // form (the same name with Generic) otherwise; dispatch_noasm.go, for the
 // purego build tag and the other architectures, runs the Go forms alone.
 // The tests lower the level to run every path in one go test
-// (forEachLevel), against each other and against the accumulated vectors;
+// (cpuLevels, internal/cpuid/cpuidtest), against each other and against the accumulated vectors;
 // cpuid.ForceGeneric, which the other packages' tests and pqkem-bench use,
 // turns the assembly off too.
 //

@@ -4,51 +4,20 @@ import (
 	"bytes"
 	"crypto/sha3"
 	"encoding/hex"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
+	"github.com/pqkem/pqkem/internal/cpuid/cpuidtest"
 	"github.com/pqkem/pqkem/internal/vectors"
 )
 
-// forceLevel sets level to l and, at the generic level, makes the four-way
-// Keccak (internal/keccak) run crypto/sha3 states too, through
-// cpuid.ForceGeneric; restore puts both back. Tests and benchmarks call it
-// while nothing else in the package runs.
-func forceLevel(l cpuid.Level) (restore func()) {
-	old := level
-	level = l
-	undo := cpuid.ForceGeneric(l < cpuid.LevelAVX2)
-	return func() {
-		undo()
-		level = old
-	}
-}
-
-// levelNeeds says what each level needs, for skip messages.
-var levelNeeds = [...]string{
-	cpuid.LevelAVX2: "AVX2 and BMI2 on amd64, without the purego tag",
-}
-
-// forEachLevel runs f as a subtest at every level this package tells
-// apart, highest first, named after the level: avx2 and generic (this
-// package has no AVX-512 code of its own; internal/keccak's tests run its
-// AVX-512 permutation, which the avx2 subtest uses where the CPU has it).
-// A level this process cannot run (the CPU lacks it, the build has no
-// assembly, or PQKEM_CPU caps it) skips, saying why.
-func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	for l := cpuid.LevelAVX2; l >= cpuid.LevelGeneric; l-- {
-		t.Run(l.String(), func(t *testing.T) {
-			if l > cpuid.Max() {
-				t.Skipf("level %v needs %s: this CPU, build and PQKEM_CPU=%q run up to %v",
-					l, levelNeeds[l], os.Getenv("PQKEM_CPU"), cpuid.Max())
-			}
-			defer forceLevel(l)()
-			f(t)
-		})
-	}
-}
+// cpuLevels are the levels this package tells apart: avx2 and generic
+// (this package has no AVX-512 code of its own; internal/keccak's tests
+// run its AVX-512 permutation, which the avx2 subtest uses where the CPU
+// has it). Its tests run each path with cpuLevels.ForEach, or force the
+// generic one with cpuLevels.Force.
+var cpuLevels = cpuidtest.Levels{Top: cpuid.LevelAVX2, Var: &level}
 
 // TestAccumulatedLevels runs the accumulated test of
 // internal/vectors/testdata/mlkem/accumulated.json (the CCTV procedure, 100
@@ -64,7 +33,7 @@ func TestAccumulatedLevels(t *testing.T) {
 	}
 	vectors.ReadJSONLax(t, "mlkem/accumulated.json", &want)
 	const n = 100
-	forEachLevel(t, func(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
 		for _, p := range []*Params{MLKEM512, MLKEM768, MLKEM1024} {
 			var digest string
 			for _, d := range want.Digests {
@@ -121,7 +90,7 @@ func accumulate(t *testing.T, p *Params, n int) string {
 // that every level gives the bytes of the highest one.
 func TestLevelsAgree(t *testing.T) {
 	var first []byte
-	forEachLevel(t, func(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
 		var transcript []byte
 		for _, p := range []*Params{MLKEM512, MLKEM768, MLKEM1024} {
 			for i := range 20 {

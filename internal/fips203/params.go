@@ -62,6 +62,7 @@ func (p *Params) c1Size() int { return 32 * int(p.du) * p.k }
 
 // level is the assembly level this package runs: cpuid.Max(), chosen once
 // when the process starts (the CPU, the build, PQKEM_CPU). Tests lower it
-// to run the generic path too (forEachLevel); nothing else writes it.
+// to run the generic path too (cpuLevels, internal/cpuid/cpuidtest);
+// nothing else writes it.
 // Only dispatch_amd64.go reads it.
 var level = cpuid.Max()

@@ -15,14 +15,14 @@ import (
 // have it, with the four-way AVX2 Keccak.
 func bothPaths(t *testing.T, f func(t *testing.T)) {
 	t.Run("generic", func(t *testing.T) {
-		defer forceLevel(cpuid.LevelGeneric)()
+		defer cpuLevels.Force(cpuid.LevelGeneric)()
 		f(t)
 	})
 	t.Run("avx2", func(t *testing.T) {
 		if !cpuid.HasAVX2() {
 			t.Skip("no AVX2 path in this build or on this CPU")
 		}
-		defer forceLevel(cpuid.Max())()
+		defer cpuLevels.Force(cpuid.Max())()
 		f(t)
 	})
 }
@@ -247,7 +247,7 @@ func TestKeccakPathsAgree(t *testing.T) {
 			rng.Read(z[:])
 			rng.Read(m[:])
 			run := func(generic bool) (ek, dkb, c, K, K2, Kbad []byte) {
-				defer forceLevel(map[bool]cpuid.Level{true: cpuid.LevelGeneric, false: cpuid.Max()}[generic])()
+				defer cpuLevels.Force(map[bool]cpuid.Level{true: cpuid.LevelGeneric, false: cpuid.Max()}[generic])()
 				var dk DecapsulationKey
 				KeyGenInternal(&dk, p, &d, &z)
 				var ek2 EncapsulationKey
@@ -325,7 +325,7 @@ func BenchmarkSamplePRFs(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("polys=%d/impl=sha3", count), func(b *testing.B) {
-			defer forceLevel(cpuid.LevelGeneric)()
+			defer cpuLevels.Force(cpuid.LevelGeneric)()
 			for b.Loop() {
 				samplePRFs(&s, f[:count], etas[:count])
 			}
