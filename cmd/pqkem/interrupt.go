@@ -10,8 +10,7 @@ import (
 )
 
 // pending are the files an interrupted run removes: the temporary files
-// being written and the outputs created but not yet complete (see
-// [outputs.write]). Every change to them, and to the set, happens under
+// being written and the outputs it created (see [outputs.write]). Every change to them, and to the set, happens under
 // the lock, which the interrupt takes and keeps until the process exits:
 // no file appears after the interrupt has removed the others.
 var pending = struct {
@@ -79,13 +78,13 @@ func removePending(names ...string) {
 	}
 }
 
-// forgetPending forgets the files names, which are complete.
-func forgetPending(names ...string) {
-	pending.Lock()
-	defer pending.Unlock()
-	for _, name := range names {
-		delete(pending.names, name)
-	}
+// exit exits with status code once the command has run: it takes the
+// lock of the pending files for good, so that an interrupt from now on
+// neither removes them nor changes the status. Until then the files a run
+// created stay pending, complete or not: an interrupted run leaves none.
+func exit(code int) {
+	pending.Lock() // kept: the process exits
+	os.Exit(code)
 }
 
 // handleInterrupts makes SIGINT and SIGTERM remove the pending files, say

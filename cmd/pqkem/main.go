@@ -75,6 +75,7 @@ var program = &cli.Program{
 
 func main() {
 	handleInterrupts()
+	program.Exit = exit
 	program.Main()
 }
 

@@ -228,12 +228,13 @@ func (o outputs) write(out *cli.Output, files ...outFile) (err error) {
 	if err != nil {
 		return err
 	}
-	var made []string // the temporary files and the new files, to remove on failure
+	// The temporary files and the new files, to remove on failure. On
+	// success the new files stay pending until the process exits (see
+	// exit): an interrupt before then removes them too.
+	var made []string
 	defer func() {
 		if err != nil {
 			removePending(made...)
-		} else {
-			forgetPending(made...)
 		}
 	}()
 	for _, t := range ts {

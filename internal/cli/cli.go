@@ -113,6 +113,8 @@ type Program struct {
 	Summary  string     // one line: what the program is
 	Commands []*Command // in the order help lists them; "help" is added
 	Topics   []*Topic   // in the order help lists them
+	// Exit ends the process with the command's status; nil means os.Exit.
+	Exit func(code int)
 }
 
 // Main runs the program with the process's arguments and exits with its
@@ -120,7 +122,11 @@ type Program struct {
 // [Program.Run]) rather than a silent death by SIGPIPE.
 func (p *Program) Main() {
 	notifySIGPIPE()
-	os.Exit(p.Run(os.Args[1:], os.Stdout, os.Stderr))
+	code := p.Run(os.Args[1:], os.Stdout, os.Stderr)
+	if p.Exit != nil {
+		p.Exit(code)
+	}
+	os.Exit(code)
 }
 
 // All returns the program's commands, help included.
