@@ -19,7 +19,7 @@ import (
 var cmdFlood = &cli.Command{
 	Name:    "flood",
 	Summary: "measure how a running pqkem serve holds up under idle sockets and a handshake flood",
-	Args:    "[-pqkem PATH] [-alg NAME] [-n N] [-idle-sockets N] [-flood-workers N] [-forwarded N] [-sources N] [-client-timeout DURATION] [-serve-flags FLAGS] [-timeout DURATION] [-json] [-md FILE]",
+	Args:    "[-pqkem PATH] [-alg NAME] [-n N] [-rounds N] [-idle-sockets N] [-flood-workers N] [-forwarded N] [-sources N] [-client-timeout DURATION] [-serve-flags FLAGS] [-timeout DURATION] [-json] [-md FILE]",
 	Doc: `
 Flood runs 'pqkem serve' as a child process, as an operator would, and
 measures from outside how a real client fares while the server is under
@@ -38,7 +38,10 @@ The real client runs in this process: noise.Dialer with the server's
 public key, pqNK and serve's default cipher and hash (AESGCM, SHA256),
 from 127.0.0.1. One connection is a TCP connect, the handshake, one byte
 sent and its echo read, then a close; its time is the latency. In each of
-three phases the client makes -n connections, one after another:
+three phases the client makes -n connections, one after another, and the
+phases take turns in -rounds rounds (each round makes its share of the
+-n of each phase, and starts its own idle sockets and flood), so that
+the machine's other load weighs on them alike:
 
   unloaded       nothing else runs.
   idle sockets   -idle-sockets TCP connections are opened to serve before
@@ -60,10 +63,10 @@ three phases the client makes -n connections, one after another:
 
 A failed connection of the real client (a timeout after -client-timeout,
 a reset, a close) is a result, counted by cause, not an error. Each phase
-ends after -n connections or a fifth of -timeout, whichever comes first;
-a phase cut short says so. Between the idle-socket phase and the flood
+ends after -n connections or a fifth of -timeout (shared by its
+rounds), whichever comes first; a phase cut short says so. Between the idle-socket phase and the flood
 the idle sockets are closed and the client tries until it gets through
-again: the recovery time.
+again: the recovery time (the longest of the rounds').
 
 The attack comes from loopback addresses of its own, 127.0.0.2 onwards
 (-sources of them, one by default), so that a server that limits each
@@ -79,7 +82,8 @@ serve used (user and system, from /proc/PID/stat) and this process
 used (client, idle sockets and echo service; the flood's process's
 is in its load column), the lines serve logged, and the
 connections it made to the echo service. Memory is serve's resident set
-(VmRSS in /proc/PID/status): before and after opening the idle sockets,
+(VmRSS in /proc/PID/status): before and after opening the first
+round's idle sockets,
 for the bytes per idle socket (sockets that wait in the listening queue,
 not yet accepted, cost the kernel's memory, not serve's); and, with a
 fresh serve
@@ -111,6 +115,7 @@ type floodCmd struct {
 	pqkem         string
 	alg           string
 	n             int
+	rounds        int
 	idleSockets   int
 	floodWorkers  int
 	forwarded     int
@@ -129,6 +134,7 @@ func (c *floodCmd) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.pqkem, "pqkem", "", "the pqkem command to measure, at `PATH`; by default it is built from the module in the current directory")
 	fs.StringVar(&c.alg, "alg", "ML-KEM-768", "the scheme `NAME` of the server's key")
 	fs.IntVar(&c.n, "n", 1000, "`N` connections of the real client in each phase")
+	fs.IntVar(&c.rounds, "rounds", 5, "the phases take turns in `N` rounds")
 	fs.IntVar(&c.idleSockets, "idle-sockets", 10000, "`N` idle TCP connections held open during the second phase")
 	fs.IntVar(&c.floodWorkers, "flood-workers", 2, "`N` goroutines sending random first handshake messages during the third phase")
 	fs.IntVar(&c.forwarded, "forwarded", 500, "`N` forwarded connections held open for serve's memory per connection; 0 skips it")
@@ -146,6 +152,8 @@ func (c *floodCmd) Run(out *cli.Output, args []string) error {
 	switch {
 	case c.n < 1:
 		return cli.Usagef("-n must be at least 1, got %d", c.n)
+	case c.rounds < 1 || c.rounds > c.n:
+		return cli.Usagef("-rounds must be from 1 to -n (%d), got %d", c.n, c.rounds)
 	case c.idleSockets < 0:
 		return cli.Usagef("-idle-sockets must not be negative, got %d", c.idleSockets)
 	case c.floodWorkers < 0:

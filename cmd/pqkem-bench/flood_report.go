@@ -24,9 +24,17 @@ func floodIntro(res *floodResults) []string {
 	}
 	return []string{
 		fmt.Sprintf("Measured: %s, run as `pqkem serve %s`; %s.", res.Pqkem, res.ServeArgs, res.Protocol),
-		fmt.Sprintf("The real client (this process, from 127.0.0.1) makes %d connections a phase, one after another: connect, handshake, one byte echoed, close, each within %v; %s. Client, attacker and server share this machine's CPUs, so the figures are as noisy as the machine is busy.",
-			res.N, msDuration(res.ClientTimeoutMs), src),
+		fmt.Sprintf("The real client (this process, from 127.0.0.1) makes %d connections a phase, one after another: connect, handshake, one byte echoed, close, each within %v; %s. The three phases take turns in %s, each with its own idle sockets and flood. Client, attacker and server share this machine's CPUs, so the figures are as noisy as the machine is busy.",
+			res.N, msDuration(res.ClientTimeoutMs), src, rounds(res.Rounds)),
 	}
+}
+
+// rounds is "1 round", "5 rounds".
+func rounds(n int) string {
+	if n == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", n)
 }
 
 // floodPhaseTable is the table of the three phases.
@@ -66,6 +74,9 @@ func phaseLoad(res *floodResults, p *floodPhase) string {
 		s := fmt.Sprintf("%d idle sockets: %d connected in %v, %d open at the start, %d at the end", res.Idle.Asked, res.Idle.Opened, msRound(res.Idle.OpenMs), res.Idle.OpenAtStart, res.Idle.OpenAtEnd)
 		if res.Idle.Failed > 0 {
 			s += fmt.Sprintf(", %d did not connect", res.Idle.Failed)
+		}
+		if res.Rounds > 1 {
+			s += " (the worst round)"
 		}
 		return s
 	case phaseFlood:
@@ -169,7 +180,7 @@ func floodVerdict(res *floodResults) []string {
 
 const floodPhaseTitle = "The real client in each phase: connections that got through, failures by cause, latency (connect, handshake, 1-byte echo) of those that got through, what the phase cost serve (CPU time, and in cores: CPU time over the phase's time) and this process (client, idle sockets and echo service; the flood runs in a process of its own, whose CPU time is in its load column), the lines serve logged and the connections it made to the echo service."
 
-const floodMemoryTitle = "Serve's resident memory (VmRSS): with the idle sockets of the second phase, and in a fresh serve with forwarded connections held open."
+const floodMemoryTitle = "Serve's resident memory (VmRSS): with the idle sockets of the second phase's first round, and in a fresh serve with forwarded connections held open."
 
 // printFlood prints the results as text.
 func printFlood(w io.Writer, res *floodResults) {

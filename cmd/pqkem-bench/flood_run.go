@@ -22,6 +22,7 @@ type floodResults struct {
 	Pqkem           string  `json:"pqkem"` // what 'pqkem version' says of the binary measured
 	Protocol        string  `json:"protocol"`
 	N               int     `json:"n"`
+	Rounds          int     `json:"rounds"`
 	ClientTimeoutMs float64 `json:"client_timeout_ms"`
 	// Sources is the number of loopback addresses the attack came from,
 	// 0 if it shared the real client's.
@@ -64,7 +65,8 @@ type floodPhase struct {
 	BackendConns    int64   `json:"backend_conns"` // connections serve made to the echo service
 }
 
-// idleLoad is the load of the idle-socket phase.
+// idleLoad is the load of the idle-socket phase: over the rounds, the
+// fewest opened and open, the most that failed, the longest to open.
 type idleLoad struct {
 	Asked       int     `json:"asked"`  // -idle-sockets, or what the limit on files allowed
 	Opened      int     `json:"opened"` // connected
@@ -156,7 +158,7 @@ func (c *floodCmd) bench(ctx context.Context, progress io.Writer) (*floodResults
 			return nil, err
 		}
 	}
-	res := &floodResults{N: c.n, ClientTimeoutMs: float64(c.clientTimeout) / float64(time.Millisecond)}
+	res := &floodResults{N: c.n, Rounds: c.rounds, ClientTimeoutMs: float64(c.clientTimeout) / float64(time.Millisecond)}
 	res.Pqkem = "unknown: 'pqkem version' failed"
 	if v, err := runPqkem(ctx, bin, "version"); err == nil {
 		res.Pqkem = strings.TrimSpace(v)
@@ -225,98 +227,88 @@ func (c *floodCmd) bench(ctx context.Context, progress io.Writer) (*floodResults
 	if err := r.warmUp(ctx, rc, sp); err != nil {
 		return nil, err
 	}
+	unloaded, idled, flooded := r.newPhase(phaseUnloaded), r.newPhase(phaseIdle), r.newPhase(phaseFlood)
+	res.Phases = []*floodPhase{unloaded, idled, flooded}
+	res.Flood = floodLoad{Workers: c.floodWorkers, MessageSize: proto.MessageSizes()[0]}
+	var floodSeconds float64
+	for round := range c.rounds {
+		// This round's share of the -n connections of each phase.
+		count := c.n*(round+1)/c.rounds - c.n*round/c.rounds
 
-	// Phase 1: unloaded.
-	unloaded, err := r.phase(ctx, phaseUnloaded, rc, sp)
-	if err != nil {
-		return nil, err
-	}
-	res.Phases = append(res.Phases, unloaded)
+		// Phase 1: unloaded.
+		if err := r.measure(ctx, unloaded, round, count, rc, sp); err != nil {
+			return nil, err
+		}
 
-	// Phase 2: idle sockets, and the memory they cost.
-	rss0, memOK := settledRSS(ctx, sp.pid)
-	r.say("opening %d idle sockets...", idle)
-	openStart := time.Now()
-	is := openIdle(ctx, sp.addr, idle, sources)
-	openMs := float64(time.Since(openStart)) / float64(time.Millisecond)
-	defer is.close()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		// Phase 2: idle sockets, and (in the first round) the memory
+		// they cost.
+		var rss0 int64
+		memOK := false
+		if round == 0 {
+			rss0, memOK = settledRSS(ctx, sp.pid)
+		}
+		r.say("round %d of %d: opening %d idle sockets...", round+1, c.rounds, idle)
+		openStart := time.Now()
+		is := openIdle(ctx, sp.addr, idle, sources)
+		openMs := float64(time.Since(openStart)) / float64(time.Millisecond)
+		if ctx.Err() != nil {
+			is.close()
+			return nil, ctx.Err()
+		}
+		if round == 0 {
+			rss1, _ := settledRSS(ctx, sp.pid)
+			res.Memory.Known = memOK
+			res.Memory.IdleSockets = is.open.Load()
+			if memOK {
+				res.Memory.RSSBeforeIdle, res.Memory.RSSWithIdle = rss0, rss1
+				if n := res.Memory.IdleSockets; n > 0 {
+					res.Memory.BytesPerIdle = float64(rss1-rss0) / float64(n)
+				}
+			}
+		}
+		openAtStart := is.open.Load()
+		err := r.measure(ctx, idled, round, count, rc, sp)
+		res.Idle.add(round, idle, is, openMs, openAtStart)
+		is.close()
+		if err != nil {
+			return nil, err
+		}
+
+		// Back to normal once the idle sockets have gone?
+		res.Recovery = res.Recovery.worse(r.recovery(ctx, rc))
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+
+		// Phase 3: the random-bytes flood.
+		r.say("round %d of %d: starting the flood...", round+1, c.rounds)
+		var f *floodProc
+		if c.floodWorkers > 0 {
+			if f, err = startFloodProc(sp.addr, c.floodWorkers, res.Flood.MessageSize, res.Sources); err != nil {
+				return nil, err
+			}
+		}
+		err = r.floodRound(ctx, f, flooded, round, count, rc, sp, &res.Flood, &floodSeconds)
+		if f != nil {
+			f.stop()
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	rss1, _ := settledRSS(ctx, sp.pid)
-	res.Idle = idleLoad{Asked: idle, Opened: is.opened(), Failed: is.failed, OpenAtStart: is.open.Load(), OpenMs: openMs}
-	if is.firstErr != nil {
-		res.Idle.FirstError = is.firstErr.Error()
+	for _, p := range res.Phases {
+		p.finish()
 	}
-	if is.failed > 0 {
-		note := fmt.Sprintf("%d of the %d idle sockets did not connect within %v: serve's listening queue was full, and the kernel drops connections to a full queue", is.failed, idle, idleDialTimeout)
-		if n, ok := listenBacklog(); ok {
-			note += fmt.Sprintf(" (its length is capped at net.core.somaxconn, %d here)", n)
+	if floodSeconds > 0 {
+		res.Flood.PerSec = float64(res.Flood.Sent) / floodSeconds
+	}
+	if n := res.Idle.Failed; n > 0 {
+		note := fmt.Sprintf("Up to %d of the %d idle sockets of a round did not connect within %v: serve's listening queue was full, and the kernel drops connections to a full queue", n, idle, idleDialTimeout)
+		if b, ok := listenBacklog(); ok {
+			note += fmt.Sprintf(" (its length is capped at net.core.somaxconn, %d here)", b)
 		}
 		res.Notes = append(res.Notes, note+".")
 	}
-	res.Memory.Known = memOK
-	res.Memory.IdleSockets = res.Idle.OpenAtStart
-	if memOK {
-		res.Memory.RSSBeforeIdle, res.Memory.RSSWithIdle = rss0, rss1
-		if n := res.Memory.IdleSockets; n > 0 {
-			res.Memory.BytesPerIdle = float64(rss1-rss0) / float64(n)
-		}
-	}
-	idlePhase, err := r.phase(ctx, phaseIdle, rc, sp)
-	if err != nil {
-		return nil, err
-	}
-	res.Idle.OpenAtEnd = is.open.Load()
-	res.Phases = append(res.Phases, idlePhase)
-	is.close()
-
-	// Back to normal once the idle sockets have gone?
-	res.Recovery = r.recovery(ctx, rc)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-
-	// Phase 3: the random-bytes flood.
-	res.Flood = floodLoad{Workers: c.floodWorkers, MessageSize: proto.MessageSizes()[0]}
-	r.say("starting the flood...")
-	var f *floodProc
-	if c.floodWorkers > 0 {
-		f, err = startFloodProc(sp.addr, c.floodWorkers, res.Flood.MessageSize, res.Sources)
-		if err != nil {
-			return nil, err
-		}
-		defer f.stop()
-	}
-	sleepCtx(ctx, 500*time.Millisecond) // until it runs at full speed
-	var sent0, dial0 int64
-	var cpu0 time.Duration
-	var cpuOK bool
-	if f != nil {
-		if sent0, dial0, err = f.counts(); err != nil {
-			return nil, err
-		}
-		cpu0, cpuOK = procCPU(f.pid)
-	}
-	start := time.Now()
-	floodPhase, err := r.phase(ctx, phaseFlood, rc, sp)
-	if err != nil {
-		return nil, err
-	}
-	if f != nil {
-		sent1, dial1, err := f.counts()
-		if err != nil {
-			return nil, err
-		}
-		res.Flood.Sent, res.Flood.DialErrors = sent1-sent0, dial1-dial0
-		res.Flood.PerSec = float64(res.Flood.Sent) / time.Since(start).Seconds()
-		if cpu1, ok := procCPU(f.pid); ok && cpuOK {
-			s := (cpu1 - cpu0).Seconds()
-			res.Flood.CPUSeconds = &s
-		}
-		f.stop()
-	}
-	res.Phases = append(res.Phases, floodPhase)
 	sp.stop()
 
 	// The memory of forwarded connections, in a fresh serve.
@@ -350,25 +342,30 @@ func (r *floodRun) warmUp(ctx context.Context, rc *realClient, sp *serveProc) er
 	return nil
 }
 
-// phase makes -n connections with the real client, one after another,
-// within the phase's deadline, and measures serve meanwhile. An error is
-// the end of the run (ctx ended, serve exited), not a failed connection.
-func (r *floodRun) phase(ctx context.Context, name string, rc *realClient, sp *serveProc) (*floodPhase, error) {
-	p := &floodPhase{Name: name, Planned: r.c.n, Failures: make(map[string]int)}
-	pctx, cancel := context.WithTimeout(ctx, r.budget)
+// newPhase returns the phase name, which the rounds fill.
+func (r *floodRun) newPhase(name string) *floodPhase {
+	return &floodPhase{Name: name, Planned: r.c.n, Failures: make(map[string]int)}
+}
+
+// measure makes count connections of phase p with the real client, one
+// after another, within a round's share of the phase's deadline, and
+// measures serve meanwhile, adding to what p holds. An error is the end of
+// the run (ctx ended, serve exited), not a failed connection.
+func (r *floodRun) measure(ctx context.Context, p *floodPhase, round, count int, rc *realClient, sp *serveProc) error {
+	pctx, cancel := context.WithTimeout(ctx, r.budget/time.Duration(r.c.rounds))
 	defer cancel()
 	cpu0, cpuOK := procCPU(sp.pid)
 	self0 := processCPU()
 	logs0, back0 := sp.lines.Load(), r.echo.accepted.Load()
 	start := time.Now()
-	for i := range r.c.n {
+	for i := range count {
 		if i%10 == 0 {
-			r.say("%s: connection %d of %d...", name, i+1, r.c.n)
+			r.say("round %d of %d: %s: connection %d of %d...", round+1, r.c.rounds, p.Name, i+1, count)
 		}
 		d, err := rc.once(pctx)
 		if err != nil && pctx.Err() != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return ctx.Err()
 			}
 			p.CutShort = true // the phase's deadline, not the client's
 			break
@@ -381,25 +378,101 @@ func (r *floodRun) phase(ctx context.Context, name string, rc *realClient, sp *s
 				p.FailureExample = err.Error()
 			}
 			if err := sp.exited(); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
 		p.Latency.lats = append(p.Latency.lats, float64(d)/float64(time.Millisecond))
 	}
-	p.Seconds = time.Since(start).Seconds()
+	p.Seconds += time.Since(start).Seconds()
 	if cpu1, ok := procCPU(sp.pid); ok && cpuOK {
 		s := (cpu1 - cpu0).Seconds()
+		if p.ServeCPUSeconds != nil {
+			s += *p.ServeCPUSeconds
+		}
 		p.ServeCPUSeconds = &s
 	}
-	p.BenchCPUSeconds = (processCPU() - self0).Seconds()
-	p.ServeLogLines = sp.lines.Load() - logs0
-	p.BackendConns = r.echo.accepted.Load() - back0
+	p.BenchCPUSeconds += (processCPU() - self0).Seconds()
+	p.ServeLogLines += sp.lines.Load() - logs0
+	p.BackendConns += r.echo.accepted.Load() - back0
+	return sp.exited()
+}
+
+// finish computes the phase's latency figures once its rounds are done.
+func (p *floodPhase) finish() {
 	p.Latency.finish()
 	if len(p.Failures) == 0 {
 		p.Failures = nil
 	}
-	return p, sp.exited()
+}
+
+// floodRound measures a round of the flood phase: the flood f (nil with
+// no workers) runs for half a second first, to reach full speed; its
+// counts and CPU time over the round are added to load, and the round's
+// time to seconds.
+func (r *floodRun) floodRound(ctx context.Context, f *floodProc, p *floodPhase, round, count int, rc *realClient, sp *serveProc, load *floodLoad, seconds *float64) error {
+	sleepCtx(ctx, 500*time.Millisecond)
+	var sent0, dial0 int64
+	var cpu0 time.Duration
+	var cpuOK bool
+	if f != nil {
+		var err error
+		if sent0, dial0, err = f.counts(); err != nil {
+			return err
+		}
+		cpu0, cpuOK = procCPU(f.pid)
+	}
+	start := time.Now()
+	if err := r.measure(ctx, p, round, count, rc, sp); err != nil {
+		return err
+	}
+	*seconds += time.Since(start).Seconds()
+	if f == nil {
+		return nil
+	}
+	sent1, dial1, err := f.counts()
+	if err != nil {
+		return err
+	}
+	load.Sent += sent1 - sent0
+	load.DialErrors += dial1 - dial0
+	if cpu1, ok := procCPU(f.pid); ok && cpuOK {
+		s := (cpu1 - cpu0).Seconds()
+		if load.CPUSeconds != nil {
+			s += *load.CPUSeconds
+		}
+		load.CPUSeconds = &s
+	}
+	return nil
+}
+
+// add records a round's idle sockets: the fewest opened and open, the
+// most that failed, the longest it took to open them.
+func (l *idleLoad) add(round, asked int, is *idleSockets, openMs float64, openAtStart int64) {
+	opened, openAtEnd := is.opened(), is.open.Load()
+	if round == 0 {
+		*l = idleLoad{Asked: asked, Opened: opened, Failed: is.failed, OpenAtStart: openAtStart, OpenAtEnd: openAtEnd, OpenMs: openMs}
+	} else {
+		l.Opened, l.Failed = min(l.Opened, opened), max(l.Failed, is.failed)
+		l.OpenAtStart, l.OpenAtEnd = min(l.OpenAtStart, openAtStart), min(l.OpenAtEnd, openAtEnd)
+		l.OpenMs = max(l.OpenMs, openMs)
+	}
+	if is.firstErr != nil && l.FirstError == "" {
+		l.FirstError = is.firstErr.Error()
+	}
+}
+
+// worse returns the slower of two recoveries (nil counts as none).
+func (rec *floodRecovery) worse(other *floodRecovery) *floodRecovery {
+	switch {
+	case rec == nil:
+		return other
+	case other == nil:
+		return rec
+	case !other.Recovered && rec.Recovered, other.Recovered == rec.Recovered && other.Ms > rec.Ms:
+		return other
+	}
+	return rec
 }
 
 // recovery tries the real client until it gets through, within a

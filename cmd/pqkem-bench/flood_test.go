@@ -51,7 +51,7 @@ func TestFlood(t *testing.T) {
 	t.Cleanup(func() { serveStarted = func(int) {} })
 
 	file := filepath.Join(t.TempDir(), "flood.md")
-	args := []string{"flood", "-n", "5", "-idle-sockets", "50", "-flood-workers", "1", "-forwarded", "5", "-json", "-md", file}
+	args := []string{"flood", "-n", "5", "-rounds", "2", "-idle-sockets", "50", "-flood-workers", "1", "-forwarded", "5", "-json", "-md", file}
 	code, stdout, stderr := pqkemBench(t, args...)
 	wantCode(t, args, code, cli.ExitOK, stderr)
 
@@ -75,8 +75,8 @@ func TestFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := noise.Protocol{Pattern: noise.PQNK, KEM: s, Cipher: noise.AESGCM, Hash: noise.SHA256}
-	if res.Protocol != p.String() || !strings.HasPrefix(res.Pqkem, "pqkem ") || res.N != 5 {
-		t.Errorf("protocol %q, pqkem %q, n %d; want %v, pqkem's version, 5", res.Protocol, res.Pqkem, res.N, p)
+	if res.Protocol != p.String() || !strings.HasPrefix(res.Pqkem, "pqkem ") || res.N != 5 || res.Rounds != 2 {
+		t.Errorf("protocol %q, pqkem %q, n %d, %d rounds; want %v, pqkem's version, 5, 2", res.Protocol, res.Pqkem, res.N, res.Rounds, p)
 	}
 	names := []string{phaseUnloaded, phaseIdle, phaseFlood}
 	if len(res.Phases) != len(names) {
@@ -121,7 +121,7 @@ func TestFlood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkReport(t, string(data), "pqkem-bench flood -flood-workers 1 -forwarded 5 -idle-sockets 50 -json -md "+file+" -n 5",
+	checkReport(t, string(data), "pqkem-bench flood -flood-workers 1 -forwarded 5 -idle-sockets 50 -json -md "+file+" -n 5 -rounds 2",
 		"| phase | load | connections | failed | median ms | p99 ms | p99 / unloaded | serve CPU s (cores) | bench CPU s | serve log lines | backend connections |",
 		"| unloaded | none | 5 of 5 | 0 | ", "| idle sockets | 50 idle sockets: ", "| random-bytes flood | 1 worker: ",
 		"| what serve holds | how many | RSS before MiB | RSS with them MiB | KiB each |", "| idle sockets | ", "| forwarded connections (a fresh serve) | ",
@@ -137,6 +137,8 @@ func TestFloodUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"flood", "-n", "0"}, "-n must be at least 1"},
+		{[]string{"flood", "-rounds", "0"}, "-rounds must be from 1 to -n (1000), got 0"},
+		{[]string{"flood", "-n", "4", "-rounds", "5"}, "-rounds must be from 1 to -n (4), got 5"},
 		{[]string{"flood", "-idle-sockets", "-1"}, "-idle-sockets must not be negative"},
 		{[]string{"flood", "-flood-workers", "-1"}, "-flood-workers must not be negative"},
 		{[]string{"flood", "-forwarded", "-1"}, "-forwarded must not be negative"},
@@ -168,7 +170,7 @@ func TestFloodText(t *testing.T) {
 		return p
 	}
 	res := &floodResults{
-		Pqkem: "pqkem v0.0.0", Protocol: "Noise_pqNK_MLKEM768_AESGCM_SHA256", N: 4, ClientTimeoutMs: 10000, ServeArgs: "-key KEY",
+		Pqkem: "pqkem v0.0.0", Protocol: "Noise_pqNK_MLKEM768_AESGCM_SHA256", N: 4, Rounds: 1, ClientTimeoutMs: 10000, ServeArgs: "-key KEY",
 		Phases:   []*floodPhase{ph(phaseUnloaded, 4, 0, 1, 1, 1, 2), ph(phaseIdle, 2, 2), ph(phaseFlood, 4, 1, 2, 3, 8)},
 		Idle:     idleLoad{Asked: 10, Opened: 8, Failed: 2, OpenAtStart: 8, OpenAtEnd: 3},
 		Flood:    floodLoad{Workers: 2, MessageSize: 2288, Sent: 100, PerSec: 50},
@@ -181,7 +183,7 @@ func TestFloodText(t *testing.T) {
 	printFlood(&b, res)
 	out := b.String()
 	for _, want := range []string{
-		"from 127.0.0.1) makes 4 connections a phase", "the attack came from the real client's address",
+		"from 127.0.0.1) makes 4 connections a phase", "the attack came from the real client's address", "take turns in 1 round,",
 		"unloaded            none", "0 of 4 (cut at the deadline after 2)", "2 (timeout 2)",
 		"10 idle sockets: 8 connected in 0s, ", "2 did not connect", "2 workers: 100 bogus first messages of 2288 B, 50 a second",
 		"n/a", "idle sockets: no connection got through", "random-bytes flood 4.00x: over 3x, and 1 of 4 connections failed",
