@@ -231,7 +231,7 @@ func (ek *EncapsulationKeyOf[E, PE]) EncapsulateInternal(K *[SharedKeySize]byte,
 	var gIn [64]byte
 	copy(gIn[:32], m[:])
 	copy(gIn[32:], ek.h[:])
-	g := sha3.Sum512(gIn[:])
+	g := keccak.Sum512(gIn[:]) // G (line 2)
 	copy(K[:], g[:32])
 	ex := ek.ex()
 	return pkeEncrypt(ek.Params(), c, &ex, m, (*[32]byte)(g[32:]))
