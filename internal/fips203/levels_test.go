@@ -28,17 +28,19 @@ func forceLevel(l cpuid.Level) (restore func()) {
 
 // levelNeeds says what each level needs, for skip messages.
 var levelNeeds = [...]string{
-	cpuid.LevelAVX2: "AVX2 and BMI2 on amd64, without the purego tag",
+	cpuid.LevelAVX2:   "AVX2 and BMI2 on amd64, without the purego tag",
+	cpuid.LevelAVX512: "AVX-512 F, VL and BW besides AVX2",
 }
 
 // forEachLevel runs f as a subtest at every level this package tells
-// apart, highest first, named after the level: avx2 and generic (this
-// package has no AVX-512 code of its own; internal/keccak's tests run its
-// AVX-512 permutation, which the avx2 subtest uses where the CPU has it).
-// A level this process cannot run (the CPU lacks it, the build has no
-// assembly, or PQKEM_CPU caps it) skips, saying why.
+// apart, highest first, named after the level: avx512 (the rejection
+// sampling with VPCOMPRESSW, where the CPU has VBMI2), avx2 and generic
+// (internal/keccak's tests run its AVX-512 permutation, which the avx2
+// subtest uses too where the CPU has it). A level this process cannot run
+// (the CPU lacks it, the build has no assembly, or PQKEM_CPU caps it)
+// skips, saying why.
 func forEachLevel(t *testing.T, f func(t *testing.T)) {
-	for l := cpuid.LevelAVX2; l >= cpuid.LevelGeneric; l-- {
+	for l := cpuid.LevelAVX512; l >= cpuid.LevelGeneric; l-- {
 		t.Run(l.String(), func(t *testing.T) {
 			if l > cpuid.Max() {
 				t.Skipf("level %v needs %s: this CPU, build and PQKEM_CPU=%q run up to %v",
