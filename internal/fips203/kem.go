@@ -286,7 +286,7 @@ func (dk *DecapsulationKeyOf[E, D, PE, PD]) decapsulateInternal(K *[SharedKeySiz
 		c1 = pkeEncrypt(p, cBuf[:0], &ex, &m, (*[32]byte)(g[32:]))
 	}
 
-	equal := subtle.ConstantTimeCompare(c, c1)
+	equal := ctEqual(c, c1)
 	copy(K[:], kBar[:])
 	subtle.ConstantTimeCopy(equal, K[:], g[:32])
 }
