@@ -1,8 +1,9 @@
 package frodo
 
 import (
-	"crypto/sha3"
 	"sync"
+
+	"github.com/pqkem/pqkem/internal/keccak"
 )
 
 // Domain separators of the seedSE expansions.
@@ -14,25 +15,30 @@ const (
 // maxCiphertextSize is the largest ciphertext, of FrodoKEM-1344.
 const maxCiphertextSize = 1344*nbar*2 + nbar*nbar*2 + maxSalt
 
-// newHash returns the set's SHAKE: SHAKE128 for 640, SHAKE256 for 976 and
-// 1344.
-func (p *ParameterSet) newHash() *sha3.SHAKE {
+// initHash sets h to the set's SHAKE: SHAKE128 for 640, SHAKE256 for 976 and
+// 1344. It is internal/keccak's single SHAKE, which runs in a lane of the
+// AVX-512 four-way permutation where the CPU has it (faster than
+// crypto/sha3 for the long streams of the error samples and the hashes of
+// keys and ciphertexts), and is crypto/sha3's otherwise.
+// (A value the caller declares, which stays on its stack.)
+func (p *ParameterSet) initHash(h *keccak.SHAKE) {
 	if p.shake256 {
-		return sha3.NewSHAKE256()
+		h.Init256()
+	} else {
+		h.Init128()
 	}
-	return sha3.NewSHAKE128()
 }
 
 // readSamples fills out with error samples from h: 16-bit little-endian
 // words, each through the CDF sampler.
-func (p *ParameterSet) readSamples(h *sha3.SHAKE, out []uint16) {
+func (p *ParameterSet) readSamples(h *keccak.SHAKE, out []uint16) {
 	readUint16s(h, out)
 	p.sample(out)
 }
 
 // readUint16sGeneric fills out with little-endian 16-bit words read from h,
 // through a buffer.
-func readUint16sGeneric(h *sha3.SHAKE, out []uint16) {
+func readUint16sGeneric(h *keccak.SHAKE, out []uint16) {
 	var buf [512]byte
 	for len(out) > 0 {
 		m := min(len(out), len(buf)/2)
@@ -72,7 +78,8 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	pk := make([]byte, p.EncapsulationKeySize())
 
 	// seedA = SHAKE(z)
-	h := p.newHash()
+	var h keccak.SHAKE
+	p.initHash(&h)
 	h.Write(z)
 	h.Read(pk[:seedASize])
 
@@ -84,8 +91,8 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	h.Reset()
 	h.Write([]byte{domainKeyGen})
 	h.Write(seedSE)
-	p.readSamples(h, st)
-	p.readSamples(h, b)
+	p.readSamples(&h, st)
+	p.readSamples(&h, b)
 
 	// B = A S + E
 	a := &dk.ek.a
@@ -117,7 +124,8 @@ func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
 
 	// seedSE || k = SHAKE(pkh || mu || salt)
 	var g2 [maxSeedSE + maxLenSec]byte
-	h := p.newHash()
+	var h keccak.SHAKE
+	p.initHash(&h)
 	h.Write(ek.pkh[:p.lenSec])
 	h.Write(mu)
 	h.Write(salt)
@@ -130,9 +138,9 @@ func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
 	h.Reset()
 	h.Write([]byte{domainEncaps})
 	h.Write(g2[:p.lenSE])
-	p.readSamples(h, sp)
-	p.readSamples(h, bp)
-	p.readSamples(h, epp[:])
+	p.readSamples(&h, sp)
+	p.readSamples(&h, bp)
+	p.readSamples(&h, epp[:])
 	clear(g2[:])
 
 	// B' = S' A + E'
@@ -195,7 +203,8 @@ func (ek *EncapsulationKey) encapsulate(random []byte) (sharedKey, ciphertext []
 	ek.encrypt(w, ct, k[:p.lenSec], mu, salt)
 	putWork(w)
 	ss := make([]byte, p.lenSec)
-	h := p.newHash()
+	var h keccak.SHAKE
+	p.initHash(&h)
 	h.Write(ct)
 	h.Write(k[:p.lenSec])
 	h.Read(ss)
@@ -250,7 +259,8 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	}
 
 	ss := make([]byte, p.lenSec)
-	h := p.newHash()
+	var h keccak.SHAKE
+	p.initHash(&h)
 	h.Write(ct)
 	h.Write(kp[:p.lenSec])
 	h.Read(ss)
