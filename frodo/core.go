@@ -117,15 +117,17 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 
 // encrypt is the common part of encapsulation and of the re-encryption in
 // decapsulation: from mu and salt it computes (seedSE || k) = SHAKE(pkh ||
-// mu || salt), writes the ciphertext to ct and k to k.
-func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
+// mu || salt), writes the ciphertext to ct and k to k. h is a fresh SHAKE
+// of the set (initHash). If hashIn is not nil, h's second instance starts
+// hashing it while h squeezes the error samples: decapsulation's ss =
+// SHAKE(ct || k̄) over the received ciphertext, which it finishes with
+// h.SumSecond.
+func (ek *EncapsulationKey) encrypt(w *work, h *keccak.SHAKE, ct, k, mu, salt, hashIn []byte) {
 	p := ek.p
 	n := p.n
 
 	// seedSE || k = SHAKE(pkh || mu || salt)
 	var g2 [maxSeedSE + maxLenSec]byte
-	var h keccak.SHAKE
-	p.initHash(&h)
 	h.Write(ek.pkh[:p.lenSec])
 	h.Write(mu)
 	h.Write(salt)
@@ -136,11 +138,14 @@ func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
 	sp, bp := w.sp[:nbar*n], w.bp[:nbar*n]
 	var epp [nbar * nbar]uint16
 	h.Reset()
+	if hashIn != nil {
+		h.StartSecond(hashIn)
+	}
 	h.Write([]byte{domainEncaps})
 	h.Write(g2[:p.lenSE])
-	p.readSamples(&h, sp)
-	p.readSamples(&h, bp)
-	p.readSamples(&h, epp[:])
+	p.readSamples(h, sp)
+	p.readSamples(h, bp)
+	p.readSamples(h, epp[:])
 	clear(g2[:])
 
 	// B' = S' A + E'
@@ -200,11 +205,12 @@ func (ek *EncapsulationKey) encapsulate(random []byte) (sharedKey, ciphertext []
 	ct := make([]byte, p.CiphertextSize())
 	var k [maxLenSec]byte
 	w := getWork()
-	ek.encrypt(w, ct, k[:p.lenSec], mu, salt)
-	putWork(w)
-	ss := make([]byte, p.lenSec)
 	var h keccak.SHAKE
 	p.initHash(&h)
+	ek.encrypt(w, &h, ct, k[:p.lenSec], mu, salt, nil)
+	putWork(w)
+	ss := make([]byte, p.lenSec)
+	h.Reset()
 	h.Write(ct)
 	h.Write(k[:p.lenSec])
 	h.Read(ss)
@@ -241,10 +247,13 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	var mu [maxLenSec]byte
 	p.decodeKey(mu[:p.lenSec], &m)
 
-	// Re-encrypt, and compare in constant time.
+	// Re-encrypt, and compare in constant time. The hash of ct for ss =
+	// SHAKE(ct || k̄) runs beside the error samples (encrypt's hashIn).
 	ct2 := w.ct2[:len(ct)]
 	var kp [maxLenSec]byte
-	ek.encrypt(w, ct2, kp[:p.lenSec], mu[:p.lenSec], salt)
+	var h keccak.SHAKE
+	p.initHash(&h)
+	ek.encrypt(w, &h, ct2, kp[:p.lenSec], mu[:p.lenSec], salt, ct)
 	var d byte
 	for i, v := range ct {
 		d |= v ^ ct2[i]
@@ -259,11 +268,7 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	}
 
 	ss := make([]byte, p.lenSec)
-	var h keccak.SHAKE
-	p.initHash(&h)
-	h.Write(ct)
-	h.Write(kp[:p.lenSec])
-	h.Read(ss)
+	h.SumSecond(kp[:p.lenSec], ss)
 	clear(kp[:])
 	clear(mu[:])
 	clear(m[:])

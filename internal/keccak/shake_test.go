@@ -70,3 +70,53 @@ func BenchmarkSHAKESingle(b *testing.B) {
 		}
 	})
 }
+
+// TestSHAKESecond runs a second instance beside the first, started after
+// some of the first's input, with input of random lengths (shorter and
+// longer than the first's stream), and compares both with crypto/sha3.
+func TestSHAKESecond(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(7, 8))
+		random := func(n int) []byte {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.Uint32())
+			}
+			return b
+		}
+		for trial := range 300 {
+			var h SHAKE
+			want, want2 := sha3.NewSHAKE128(), sha3.NewSHAKE128()
+			if trial%2 == 1 {
+				h.Init256()
+				want, want2 = sha3.NewSHAKE256(), sha3.NewSHAKE256()
+			} else {
+				h.Init128()
+			}
+			if trial%3 == 0 {
+				h.Write(random(50))
+				h.Reset()
+			}
+			in, side, rest := random(r.IntN(300)), random(r.IntN(3000)), random(r.IntN(300))
+			out, out2 := make([]byte, r.IntN(3000)), make([]byte, r.IntN(400))
+			split := r.IntN(len(in) + 1)
+			h.Write(in[:split])
+			h.StartSecond(side)
+			h.Write(in[split:])
+			h.Read(out[:len(out)/2])
+			h.SumSecond(rest, out2)
+			h.Read(out[len(out)/2:])
+			want.Write(in)
+			exp := make([]byte, len(out))
+			want.Read(exp)
+			want2.Write(side)
+			want2.Write(rest)
+			exp2 := make([]byte, len(out2))
+			want2.Read(exp2)
+			if !bytes.Equal(out, exp) || !bytes.Equal(out2, exp2) {
+				t.Fatalf("trial %d: in %d, side %d, rest %d, out %d, out2 %d: differs from crypto/sha3",
+					trial, len(in), len(side), len(rest), len(out), len(out2))
+			}
+		}
+	})
+}
