@@ -3,6 +3,7 @@ package frodo
 import (
 	"sync"
 
+	"github.com/pqkem/pqkem/internal/ctcompare"
 	"github.com/pqkem/pqkem/internal/keccak"
 )
 
@@ -254,14 +255,10 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	var h keccak.SHAKE
 	p.initHash(&h)
 	ek.encrypt(w, &h, ct2, kp[:p.lenSec], mu[:p.lenSec], salt, ct)
-	var d byte
-	for i, v := range ct {
-		d |= v ^ ct2[i]
-	}
-	clear(ct2) // a function of mu, which is secret if ct is not valid
+	equal := ctcompare.Equal(ct, ct2) // 1 if equal, 0 otherwise
+	clear(ct2)                        // a function of mu, which is secret if ct is not valid
 	// mask is 0xff if the ciphertexts differ, 0 if they are equal.
-	mask := byte((uint32(d) - 1) >> 8 & 1) // 1 if d == 0
-	mask--                                 // 0 if equal, 0xff otherwise
+	mask := byte(equal) - 1
 	s := dk.s[:p.lenSec]
 	for i := range p.lenSec {
 		kp[i] ^= mask & (kp[i] ^ s[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pqkem/pqkem/internal/ctcompare"
 	"github.com/pqkem/pqkem/internal/keccak"
 )
 
@@ -286,7 +287,7 @@ func (dk *DecapsulationKeyOf[E, D, PE, PD]) decapsulateInternal(K *[SharedKeySiz
 		c1 = pkeEncrypt(p, cBuf[:0], &ex, &m, (*[32]byte)(g[32:]))
 	}
 
-	equal := ctEqual(c, c1)
+	equal := ctcompare.Equal(c, c1)
 	copy(K[:], kBar[:])
 	subtle.ConstantTimeCopy(equal, K[:], g[:32])
 }

@@ -1,16 +1,20 @@
-package fips203
+// Package ctcompare compares byte strings in constant time, faster than
+// crypto/subtle.ConstantTimeCompare, which takes a byte at a time: the
+// comparisons of a re-encrypted ciphertext with the received one in
+// ML-KEM and FrodoKEM decapsulation.
+package ctcompare
 
 import "encoding/binary"
 
-// ctEqual returns 1 if a and b are equal and 0 otherwise, in a time that
+// Equal returns 1 if a and b are equal and 0 otherwise, in a time that
 // depends only on their lengths, as subtle.ConstantTimeCompare does: the
 // comparison of the re-encrypted ciphertext in ML-KEM.Decaps_internal
-// (FIPS 203, Algorithm 18, line 9). It ORs the differences of 8-byte
-// words, four at a time, where ConstantTimeCompare takes a byte at a time
-// (about 420 ns for an ML-KEM-768 ciphertext on an AMD Zen 4, a tenth of
-// a decapsulation). Lengths that differ return 0 at once: the lengths are
-// public.
-func ctEqual(a, b []byte) int {
+// (FIPS 203, Algorithm 18, line 9) and in FrodoKEM.Decaps. It ORs the
+// differences of 8-byte words, four at a time, where ConstantTimeCompare
+// takes a byte at a time (about 420 ns for an ML-KEM-768 ciphertext on an
+// AMD Zen 4, a tenth of a decapsulation). Lengths that differ return 0 at
+// once: the lengths are public.
+func Equal(a, b []byte) int {
 	if len(a) != len(b) {
 		return 0
 	}
