@@ -120,3 +120,36 @@ func TestSHAKESecond(t *testing.T) {
 		}
 	})
 }
+
+// FuzzSHAKE compares SHAKE, with a second instance, with crypto/sha3 on
+// arbitrary inputs and lengths, at the level this process runs.
+func FuzzSHAKE(f *testing.F) {
+	f.Add([]byte("input"), []byte("second"), uint16(100), uint16(32), false)
+	f.Add(make([]byte, 300), make([]byte, 1000), uint16(2000), uint16(500), true)
+	f.Fuzz(func(t *testing.T, in, side []byte, outLen, out2Len uint16, s256 bool) {
+		var h SHAKE
+		want, want2 := sha3.NewSHAKE128(), sha3.NewSHAKE128()
+		if s256 {
+			h.Init256()
+			want, want2 = sha3.NewSHAKE256(), sha3.NewSHAKE256()
+		} else {
+			h.Init128()
+		}
+		h.StartSecond(side)
+		h.Write(in)
+		out := make([]byte, outLen%5000)
+		h.Read(out)
+		out2 := make([]byte, out2Len%1000)
+		h.SumSecond(in, out2)
+		want.Write(in)
+		exp := make([]byte, len(out))
+		want.Read(exp)
+		want2.Write(side)
+		want2.Write(in)
+		exp2 := make([]byte, len(out2))
+		want2.Read(exp2)
+		if !bytes.Equal(out, exp) || !bytes.Equal(out2, exp2) {
+			t.Fatalf("in %d, side %d, out %d, out2 %d: differs from crypto/sha3", len(in), len(side), len(out), len(out2))
+		}
+	})
+}
