@@ -18,6 +18,12 @@ func Sum512(in []byte) [64]byte {
 	if x4Level < levelAVX512 || !Accelerated() || len(in) >= rateSHA3512 {
 		return sha3.Sum512(in)
 	}
+	return sum512Lane(in)
+}
+
+// sum512Lane is Sum512 in lane 0 of the four-way permutation, for inputs
+// of less than a block.
+func sum512Lane(in []byte) [64]byte {
 	var s Lanes
 	s.Start(0, rateSHA3512, 0x06, in)
 	s.Permute()
