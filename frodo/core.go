@@ -1,8 +1,10 @@
 package frodo
 
 import (
-	"crypto/sha3"
 	"sync"
+
+	"github.com/pqkem/pqkem/internal/ctcompare"
+	"github.com/pqkem/pqkem/internal/keccak"
 )
 
 // Domain separators of the seedSE expansions.
@@ -14,25 +16,30 @@ const (
 // maxCiphertextSize is the largest ciphertext, of FrodoKEM-1344.
 const maxCiphertextSize = 1344*nbar*2 + nbar*nbar*2 + maxSalt
 
-// newHash returns the set's SHAKE: SHAKE128 for 640, SHAKE256 for 976 and
-// 1344.
-func (p *ParameterSet) newHash() *sha3.SHAKE {
+// initHash sets h to the set's SHAKE: SHAKE128 for 640, SHAKE256 for 976 and
+// 1344. It is internal/keccak's single SHAKE, which runs in a lane of the
+// AVX-512 four-way permutation where the CPU has it (faster than
+// crypto/sha3 for the long streams of the error samples and the hashes of
+// keys and ciphertexts), and is crypto/sha3's otherwise.
+// (A value the caller declares, which stays on its stack.)
+func (p *ParameterSet) initHash(h *keccak.SHAKE) {
 	if p.shake256 {
-		return sha3.NewSHAKE256()
+		h.Init256()
+	} else {
+		h.Init128()
 	}
-	return sha3.NewSHAKE128()
 }
 
 // readSamples fills out with error samples from h: 16-bit little-endian
 // words, each through the CDF sampler.
-func (p *ParameterSet) readSamples(h *sha3.SHAKE, out []uint16) {
+func (p *ParameterSet) readSamples(h *keccak.SHAKE, out []uint16) {
 	readUint16s(h, out)
 	p.sample(out)
 }
 
 // readUint16sGeneric fills out with little-endian 16-bit words read from h,
 // through a buffer.
-func readUint16sGeneric(h *sha3.SHAKE, out []uint16) {
+func readUint16sGeneric(h *keccak.SHAKE, out []uint16) {
 	var buf [512]byte
 	for len(out) > 0 {
 		m := min(len(out), len(buf)/2)
@@ -72,7 +79,8 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	pk := make([]byte, p.EncapsulationKeySize())
 
 	// seedA = SHAKE(z)
-	h := p.newHash()
+	var h keccak.SHAKE
+	p.initHash(&h)
 	h.Write(z)
 	h.Read(pk[:seedASize])
 
@@ -84,8 +92,8 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	h.Reset()
 	h.Write([]byte{domainKeyGen})
 	h.Write(seedSE)
-	p.readSamples(h, st)
-	p.readSamples(h, b)
+	p.readSamples(&h, st)
+	p.readSamples(&h, b)
 
 	// B = A S + E
 	a := &dk.ek.a
@@ -110,14 +118,17 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 
 // encrypt is the common part of encapsulation and of the re-encryption in
 // decapsulation: from mu and salt it computes (seedSE || k) = SHAKE(pkh ||
-// mu || salt), writes the ciphertext to ct and k to k.
-func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
+// mu || salt), writes the ciphertext to ct and k to k. h is a fresh SHAKE
+// of the set (initHash). If hashIn is not nil, h's second instance starts
+// hashing it while h squeezes the error samples: decapsulation's ss =
+// SHAKE(ct || k̄) over the received ciphertext, which it finishes with
+// h.SumSecond.
+func (ek *EncapsulationKey) encrypt(w *work, h *keccak.SHAKE, ct, k, mu, salt, hashIn []byte) {
 	p := ek.p
 	n := p.n
 
 	// seedSE || k = SHAKE(pkh || mu || salt)
 	var g2 [maxSeedSE + maxLenSec]byte
-	h := p.newHash()
 	h.Write(ek.pkh[:p.lenSec])
 	h.Write(mu)
 	h.Write(salt)
@@ -128,6 +139,9 @@ func (ek *EncapsulationKey) encrypt(w *work, ct, k, mu, salt []byte) {
 	sp, bp := w.sp[:nbar*n], w.bp[:nbar*n]
 	var epp [nbar * nbar]uint16
 	h.Reset()
+	if hashIn != nil {
+		h.StartSecond(hashIn)
+	}
 	h.Write([]byte{domainEncaps})
 	h.Write(g2[:p.lenSE])
 	p.readSamples(h, sp)
@@ -192,10 +206,12 @@ func (ek *EncapsulationKey) encapsulate(random []byte) (sharedKey, ciphertext []
 	ct := make([]byte, p.CiphertextSize())
 	var k [maxLenSec]byte
 	w := getWork()
-	ek.encrypt(w, ct, k[:p.lenSec], mu, salt)
+	var h keccak.SHAKE
+	p.initHash(&h)
+	ek.encrypt(w, &h, ct, k[:p.lenSec], mu, salt, nil)
 	putWork(w)
 	ss := make([]byte, p.lenSec)
-	h := p.newHash()
+	h.Reset()
 	h.Write(ct)
 	h.Write(k[:p.lenSec])
 	h.Read(ss)
@@ -232,28 +248,24 @@ func (dk *DecapsulationKey) decapsulate(ct []byte) []byte {
 	var mu [maxLenSec]byte
 	p.decodeKey(mu[:p.lenSec], &m)
 
-	// Re-encrypt, and compare in constant time.
+	// Re-encrypt, and compare in constant time. The hash of ct for ss =
+	// SHAKE(ct || k̄) runs beside the error samples (encrypt's hashIn).
 	ct2 := w.ct2[:len(ct)]
 	var kp [maxLenSec]byte
-	ek.encrypt(w, ct2, kp[:p.lenSec], mu[:p.lenSec], salt)
-	var d byte
-	for i, v := range ct {
-		d |= v ^ ct2[i]
-	}
-	clear(ct2) // a function of mu, which is secret if ct is not valid
+	var h keccak.SHAKE
+	p.initHash(&h)
+	ek.encrypt(w, &h, ct2, kp[:p.lenSec], mu[:p.lenSec], salt, ct)
+	equal := ctcompare.Equal(ct, ct2) // 1 if equal, 0 otherwise
+	clear(ct2)                        // a function of mu, which is secret if ct is not valid
 	// mask is 0xff if the ciphertexts differ, 0 if they are equal.
-	mask := byte((uint32(d) - 1) >> 8 & 1) // 1 if d == 0
-	mask--                                 // 0 if equal, 0xff otherwise
+	mask := byte(equal) - 1
 	s := dk.s[:p.lenSec]
 	for i := range p.lenSec {
 		kp[i] ^= mask & (kp[i] ^ s[i])
 	}
 
 	ss := make([]byte, p.lenSec)
-	h := p.newHash()
-	h.Write(ct)
-	h.Write(kp[:p.lenSec])
-	h.Read(ss)
+	h.SumSecond(kp[:p.lenSec], ss)
 	clear(kp[:])
 	clear(mu[:])
 	clear(m[:])

@@ -89,6 +89,7 @@ import (
 	"fmt"
 
 	"github.com/pqkem/pqkem/internal/derand"
+	"github.com/pqkem/pqkem/internal/keccak"
 	"github.com/pqkem/pqkem/internal/secret"
 )
 
@@ -168,7 +169,8 @@ func (p *ParameterSet) parseEncapsulationKey(ek *EncapsulationKey, pk []byte) {
 	p.unpack(b, pk[seedASize:])
 	ek.bt = p.transpose(b)
 	putWork(w)
-	h := p.newHash()
+	var h keccak.SHAKE
+	p.initHash(&h)
 	h.Write(pk)
 	h.Read(ek.pkh[:p.lenSec])
 	ek.a.init(p, pk[:seedASize])

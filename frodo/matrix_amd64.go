@@ -4,10 +4,10 @@ package frodo
 
 import (
 	"crypto/cipher"
-	"crypto/sha3"
 	"unsafe"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
+	"github.com/pqkem/pqkem/internal/keccak"
 	"golang.org/x/sys/cpu"
 )
 
@@ -148,7 +148,7 @@ func (g *aesGen) rows4(i, n int, r *rowBuf) {
 
 // readUint16s fills out with little-endian 16-bit words read from h:
 // amd64 is little-endian, so h writes the words' bytes in place.
-func readUint16s(h *sha3.SHAKE, out []uint16) {
+func readUint16s(h *keccak.SHAKE, out []uint16) {
 	h.Read(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 2*len(out)))
 }
 

@@ -4,7 +4,6 @@ package frodo
 
 import (
 	"crypto/cipher"
-	"crypto/sha3"
 
 	"github.com/pqkem/pqkem/internal/cpuid"
 	"github.com/pqkem/pqkem/internal/keccak"
@@ -30,7 +29,7 @@ func (g *aesGen) init(key []byte)           { g.block = newAESBlock(key) }
 func (g *aesGen) rows4(i, n int, r *rowBuf) { aesRows4Generic(g.block, i, n, r) }
 
 // readUint16s fills out with little-endian 16-bit words read from h.
-func readUint16s(h *sha3.SHAKE, out []uint16) { readUint16sGeneric(h, out) }
+func readUint16s(h *keccak.SHAKE, out []uint16) { readUint16sGeneric(h, out) }
 
 // shakeRowBytes returns scratch space for SHAKE128 row k, l bytes.
 func shakeRowBytes(r *rowBuf, k int, l int) []byte { return r.bytes[k][:l] }

@@ -9,6 +9,8 @@
 //
 //   - "avx512": everything the CPU has (the default);
 //   - "avx2": no AVX-512 (the four-way Keccak runs its AVX2 permutation,
+//     ML-KEM's G and FrodoKEM's single SHAKE streams run crypto/sha3
+//     rather than a lane of it, SampleNTT's rejection loop its AVX2 form,
 //     FrodoKEM's AES rows VAES on ymm rather than zmm);
 //   - "generic": no AVX2 or AVX-512 assembly either (nor VAES); AES-NI,
 //     which is not a vector level, stays.
@@ -82,6 +84,7 @@ func parseLevel(v string) int {
 var (
 	hasAVX2   = cpuAVX2 && envLevel >= levelAVX2
 	hasAVX512 = hasAVX2 && cpuAVX512 && envLevel >= levelAVX512
+	hasVBMI2  = hasAVX512 && cpuVBMI2
 	hasVAES   = hasAVX2 && cpuVAES()
 )
 
@@ -108,6 +111,12 @@ func HasAVX2() bool { return hasAVX2 }
 // it: the packages that use AVX-512 check AVX2 first, or choose among
 // their paths themselves.
 func HasAVX512() bool { return hasAVX512 }
+
+// HasAVX512VBMI2 reports whether HasAVX512 does and the CPU also has
+// AVX-512 VBMI and VBMI2 (byte permutes, and the word compression of
+// ML-KEM's rejection sampling). It is part of the avx512 level of
+// PQKEM_CPU, not a level of its own; ForceGeneric does not change it.
+func HasAVX512VBMI2() bool { return hasVBMI2 }
 
 // ForceGeneric makes AVX2 report false while on is true. It returns a
 // function that restores the previous setting. For tests and benchmarks:

@@ -8,6 +8,8 @@ import "golang.org/x/sys/cpu"
 var (
 	cpuAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
 	cpuAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW
+	// VBMI (VPERMB) and VBMI2 (VPCOMPRESSW), besides cpuAVX512.
+	cpuVBMI2 = cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512VBMI2
 )
 
 // x/sys/cpu reports VAES only with AVX-512 (HasAVX512VAES), which CPUs

@@ -5,6 +5,7 @@ package cpuid
 const (
 	cpuAVX2   = false
 	cpuAVX512 = false
+	cpuVBMI2  = false
 )
 
 func cpuVAES() bool { return false }

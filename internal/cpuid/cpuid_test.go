@@ -29,13 +29,16 @@ func TestLevels(t *testing.T) {
 	if HasVAES() && !HasAVX2() {
 		t.Error("VAES without AVX2")
 	}
+	if HasAVX512VBMI2() && !HasAVX512() {
+		t.Error("AVX-512 VBMI2 without AVX-512")
+	}
 	switch os.Getenv("PQKEM_CPU") {
 	case "generic":
-		if HasAVX2() || HasAVX512() || HasVAES() {
+		if HasAVX2() || HasAVX512() || HasAVX512VBMI2() || HasVAES() {
 			t.Error("PQKEM_CPU=generic, but a vector level is on")
 		}
 	case "avx2":
-		if HasAVX512() {
+		if HasAVX512() || HasAVX512VBMI2() {
 			t.Error("PQKEM_CPU=avx2, but AVX-512 is on")
 		}
 	}
@@ -54,6 +57,6 @@ func TestMax(t *testing.T) {
 	if got := Max(); got != want {
 		t.Errorf("Max() = %v, want %v", got, want)
 	}
-	t.Logf("assembly levels run: up to %v (PQKEM_CPU=%q; avx2 %v, avx512 %v, vaes %v)",
-		Max(), os.Getenv("PQKEM_CPU"), HasAVX2(), HasAVX512(), HasVAES())
+	t.Logf("assembly levels run: up to %v (PQKEM_CPU=%q; avx2 %v, avx512 %v, avx512 vbmi2 %v, vaes %v)",
+		Max(), os.Getenv("PQKEM_CPU"), HasAVX2(), HasAVX512(), HasAVX512VBMI2(), HasVAES())
 }

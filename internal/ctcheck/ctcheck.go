@@ -4,8 +4,9 @@
 // CPUs, so a division of a secret leaks it: KyberSlash (2024) recovered
 // ML-KEM keys from the division by q in the reference implementation's
 // compression of the decrypted message. The test of this package compiles
-// every package that handles secrets (internal/fips203, internal/keccak,
-// mlkem, hybrid, frodo, pake and the packages under them), for amd64 with
+// every package that handles secrets (internal/ctcompare,
+// internal/fips203, internal/keccak, mlkem, hybrid, frodo, pake and the
+// packages under them), for amd64 with
 // and without the purego tag and for arm64, disassembles the objects and
 // fails on any DIV, IDIV (amd64), UDIV or SDIV (arm64) or floating-point
 // division outside an allowlist of functions that divide public values

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pqkem/pqkem/internal/ctcompare"
 	"github.com/pqkem/pqkem/internal/keccak"
 )
 
@@ -231,7 +232,7 @@ func (ek *EncapsulationKeyOf[E, PE]) EncapsulateInternal(K *[SharedKeySize]byte,
 	var gIn [64]byte
 	copy(gIn[:32], m[:])
 	copy(gIn[32:], ek.h[:])
-	g := sha3.Sum512(gIn[:])
+	g := keccak.Sum512(gIn[:]) // G (line 2)
 	copy(K[:], g[:32])
 	ex := ek.ex()
 	return pkeEncrypt(ek.Params(), c, &ex, m, (*[32]byte)(g[32:]))
@@ -286,7 +287,7 @@ func (dk *DecapsulationKeyOf[E, D, PE, PD]) decapsulateInternal(K *[SharedKeySiz
 		c1 = pkeEncrypt(p, cBuf[:0], &ex, &m, (*[32]byte)(g[32:]))
 	}
 
-	equal := subtle.ConstantTimeCompare(c, c1)
+	equal := ctcompare.Equal(c, c1)
 	copy(K[:], kBar[:])
 	subtle.ConstantTimeCopy(equal, K[:], g[:32])
 }

@@ -92,7 +92,7 @@ func pkeSeeds(p *Params, ex *encryptionKey, d *[32]byte) (sigma [32]byte) {
 	var gIn [33]byte
 	copy(gIn[:], d[:])
 	gIn[32] = byte(p.k) // domain separation by k (final FIPS 203)
-	g := sha3.Sum512(gIn[:])
+	g := keccak.Sum512(gIn[:])
 	copy(ex.rho[:], g[:32])
 	copy(sigma[:], g[32:])
 	return sigma

@@ -12,12 +12,12 @@ import (
 	"github.com/pqkem/pqkem/internal/vectors"
 )
 
-// cpuLevels are the levels this package tells apart: avx2 and generic
-// (this package has no AVX-512 code of its own; internal/keccak's tests
-// run its AVX-512 permutation, which the avx2 subtest uses where the CPU
-// has it). Its tests run each path with cpuLevels.ForEach, or force the
-// generic one with cpuLevels.Force.
-var cpuLevels = cpuidtest.Levels{Top: cpuid.LevelAVX2, Var: &level}
+// cpuLevels are the levels this package tells apart: avx512 (the
+// rejection sampling with VPCOMPRESSW, where the CPU has VBMI2), avx2 and
+// generic (internal/keccak's tests run its AVX-512 permutation, which the
+// avx2 subtest uses too where the CPU has it). Its tests run each path
+// with cpuLevels.ForEach, or force one with cpuLevels.Force.
+var cpuLevels = cpuidtest.Levels{Top: cpuid.LevelAVX512, Var: &level}
 
 // TestAccumulatedLevels runs the accumulated test of
 // internal/vectors/testdata/mlkem/accumulated.json (the CCTV procedure, 100

@@ -4304,3 +4304,240 @@ rejDone:
 	MOVQ SI, ret1+48(FP)
 	VZEROUPPER
 	RET
+
+DATA rejUniformPerm512<>+0(SB)/1, $0x00
+DATA rejUniformPerm512<>+1(SB)/1, $0x01
+DATA rejUniformPerm512<>+2(SB)/1, $0x01
+DATA rejUniformPerm512<>+3(SB)/1, $0x02
+DATA rejUniformPerm512<>+4(SB)/1, $0x03
+DATA rejUniformPerm512<>+5(SB)/1, $0x04
+DATA rejUniformPerm512<>+6(SB)/1, $0x04
+DATA rejUniformPerm512<>+7(SB)/1, $0x05
+DATA rejUniformPerm512<>+8(SB)/1, $0x06
+DATA rejUniformPerm512<>+9(SB)/1, $0x07
+DATA rejUniformPerm512<>+10(SB)/1, $0x07
+DATA rejUniformPerm512<>+11(SB)/1, $0x08
+DATA rejUniformPerm512<>+12(SB)/1, $0x09
+DATA rejUniformPerm512<>+13(SB)/1, $0x0a
+DATA rejUniformPerm512<>+14(SB)/1, $0x0a
+DATA rejUniformPerm512<>+15(SB)/1, $0x0b
+DATA rejUniformPerm512<>+16(SB)/1, $0x0c
+DATA rejUniformPerm512<>+17(SB)/1, $0x0d
+DATA rejUniformPerm512<>+18(SB)/1, $0x0d
+DATA rejUniformPerm512<>+19(SB)/1, $0x0e
+DATA rejUniformPerm512<>+20(SB)/1, $0x0f
+DATA rejUniformPerm512<>+21(SB)/1, $0x10
+DATA rejUniformPerm512<>+22(SB)/1, $0x10
+DATA rejUniformPerm512<>+23(SB)/1, $0x11
+DATA rejUniformPerm512<>+24(SB)/1, $0x12
+DATA rejUniformPerm512<>+25(SB)/1, $0x13
+DATA rejUniformPerm512<>+26(SB)/1, $0x13
+DATA rejUniformPerm512<>+27(SB)/1, $0x14
+DATA rejUniformPerm512<>+28(SB)/1, $0x15
+DATA rejUniformPerm512<>+29(SB)/1, $0x16
+DATA rejUniformPerm512<>+30(SB)/1, $0x16
+DATA rejUniformPerm512<>+31(SB)/1, $0x17
+DATA rejUniformPerm512<>+32(SB)/1, $0x18
+DATA rejUniformPerm512<>+33(SB)/1, $0x19
+DATA rejUniformPerm512<>+34(SB)/1, $0x19
+DATA rejUniformPerm512<>+35(SB)/1, $0x1a
+DATA rejUniformPerm512<>+36(SB)/1, $0x1b
+DATA rejUniformPerm512<>+37(SB)/1, $0x1c
+DATA rejUniformPerm512<>+38(SB)/1, $0x1c
+DATA rejUniformPerm512<>+39(SB)/1, $0x1d
+DATA rejUniformPerm512<>+40(SB)/1, $0x1e
+DATA rejUniformPerm512<>+41(SB)/1, $0x1f
+DATA rejUniformPerm512<>+42(SB)/1, $0x1f
+DATA rejUniformPerm512<>+43(SB)/1, $0x20
+DATA rejUniformPerm512<>+44(SB)/1, $0x21
+DATA rejUniformPerm512<>+45(SB)/1, $0x22
+DATA rejUniformPerm512<>+46(SB)/1, $0x22
+DATA rejUniformPerm512<>+47(SB)/1, $0x23
+DATA rejUniformPerm512<>+48(SB)/1, $0x24
+DATA rejUniformPerm512<>+49(SB)/1, $0x25
+DATA rejUniformPerm512<>+50(SB)/1, $0x25
+DATA rejUniformPerm512<>+51(SB)/1, $0x26
+DATA rejUniformPerm512<>+52(SB)/1, $0x27
+DATA rejUniformPerm512<>+53(SB)/1, $0x28
+DATA rejUniformPerm512<>+54(SB)/1, $0x28
+DATA rejUniformPerm512<>+55(SB)/1, $0x29
+DATA rejUniformPerm512<>+56(SB)/1, $0x2a
+DATA rejUniformPerm512<>+57(SB)/1, $0x2b
+DATA rejUniformPerm512<>+58(SB)/1, $0x2b
+DATA rejUniformPerm512<>+59(SB)/1, $0x2c
+DATA rejUniformPerm512<>+60(SB)/1, $0x2d
+DATA rejUniformPerm512<>+61(SB)/1, $0x2e
+DATA rejUniformPerm512<>+62(SB)/1, $0x2e
+DATA rejUniformPerm512<>+63(SB)/1, $0x2f
+GLOBL rejUniformPerm512<>(SB), RODATA|NOPTR, $64
+
+DATA rejUniformShift512<>+0(SB)/2, $0x0000
+DATA rejUniformShift512<>+2(SB)/2, $0x0004
+DATA rejUniformShift512<>+4(SB)/2, $0x0000
+DATA rejUniformShift512<>+6(SB)/2, $0x0004
+DATA rejUniformShift512<>+8(SB)/2, $0x0000
+DATA rejUniformShift512<>+10(SB)/2, $0x0004
+DATA rejUniformShift512<>+12(SB)/2, $0x0000
+DATA rejUniformShift512<>+14(SB)/2, $0x0004
+DATA rejUniformShift512<>+16(SB)/2, $0x0000
+DATA rejUniformShift512<>+18(SB)/2, $0x0004
+DATA rejUniformShift512<>+20(SB)/2, $0x0000
+DATA rejUniformShift512<>+22(SB)/2, $0x0004
+DATA rejUniformShift512<>+24(SB)/2, $0x0000
+DATA rejUniformShift512<>+26(SB)/2, $0x0004
+DATA rejUniformShift512<>+28(SB)/2, $0x0000
+DATA rejUniformShift512<>+30(SB)/2, $0x0004
+DATA rejUniformShift512<>+32(SB)/2, $0x0000
+DATA rejUniformShift512<>+34(SB)/2, $0x0004
+DATA rejUniformShift512<>+36(SB)/2, $0x0000
+DATA rejUniformShift512<>+38(SB)/2, $0x0004
+DATA rejUniformShift512<>+40(SB)/2, $0x0000
+DATA rejUniformShift512<>+42(SB)/2, $0x0004
+DATA rejUniformShift512<>+44(SB)/2, $0x0000
+DATA rejUniformShift512<>+46(SB)/2, $0x0004
+DATA rejUniformShift512<>+48(SB)/2, $0x0000
+DATA rejUniformShift512<>+50(SB)/2, $0x0004
+DATA rejUniformShift512<>+52(SB)/2, $0x0000
+DATA rejUniformShift512<>+54(SB)/2, $0x0004
+DATA rejUniformShift512<>+56(SB)/2, $0x0000
+DATA rejUniformShift512<>+58(SB)/2, $0x0004
+DATA rejUniformShift512<>+60(SB)/2, $0x0000
+DATA rejUniformShift512<>+62(SB)/2, $0x0004
+GLOBL rejUniformShift512<>(SB), RODATA|NOPTR, $64
+
+DATA rejUniformMask512<>+0(SB)/2, $0x0fff
+DATA rejUniformMask512<>+2(SB)/2, $0x0fff
+DATA rejUniformMask512<>+4(SB)/2, $0x0fff
+DATA rejUniformMask512<>+6(SB)/2, $0x0fff
+DATA rejUniformMask512<>+8(SB)/2, $0x0fff
+DATA rejUniformMask512<>+10(SB)/2, $0x0fff
+DATA rejUniformMask512<>+12(SB)/2, $0x0fff
+DATA rejUniformMask512<>+14(SB)/2, $0x0fff
+DATA rejUniformMask512<>+16(SB)/2, $0x0fff
+DATA rejUniformMask512<>+18(SB)/2, $0x0fff
+DATA rejUniformMask512<>+20(SB)/2, $0x0fff
+DATA rejUniformMask512<>+22(SB)/2, $0x0fff
+DATA rejUniformMask512<>+24(SB)/2, $0x0fff
+DATA rejUniformMask512<>+26(SB)/2, $0x0fff
+DATA rejUniformMask512<>+28(SB)/2, $0x0fff
+DATA rejUniformMask512<>+30(SB)/2, $0x0fff
+DATA rejUniformMask512<>+32(SB)/2, $0x0fff
+DATA rejUniformMask512<>+34(SB)/2, $0x0fff
+DATA rejUniformMask512<>+36(SB)/2, $0x0fff
+DATA rejUniformMask512<>+38(SB)/2, $0x0fff
+DATA rejUniformMask512<>+40(SB)/2, $0x0fff
+DATA rejUniformMask512<>+42(SB)/2, $0x0fff
+DATA rejUniformMask512<>+44(SB)/2, $0x0fff
+DATA rejUniformMask512<>+46(SB)/2, $0x0fff
+DATA rejUniformMask512<>+48(SB)/2, $0x0fff
+DATA rejUniformMask512<>+50(SB)/2, $0x0fff
+DATA rejUniformMask512<>+52(SB)/2, $0x0fff
+DATA rejUniformMask512<>+54(SB)/2, $0x0fff
+DATA rejUniformMask512<>+56(SB)/2, $0x0fff
+DATA rejUniformMask512<>+58(SB)/2, $0x0fff
+DATA rejUniformMask512<>+60(SB)/2, $0x0fff
+DATA rejUniformMask512<>+62(SB)/2, $0x0fff
+GLOBL rejUniformMask512<>(SB), RODATA|NOPTR, $64
+
+DATA rejUniformQ512<>+0(SB)/2, $0x0d01
+DATA rejUniformQ512<>+2(SB)/2, $0x0d01
+DATA rejUniformQ512<>+4(SB)/2, $0x0d01
+DATA rejUniformQ512<>+6(SB)/2, $0x0d01
+DATA rejUniformQ512<>+8(SB)/2, $0x0d01
+DATA rejUniformQ512<>+10(SB)/2, $0x0d01
+DATA rejUniformQ512<>+12(SB)/2, $0x0d01
+DATA rejUniformQ512<>+14(SB)/2, $0x0d01
+DATA rejUniformQ512<>+16(SB)/2, $0x0d01
+DATA rejUniformQ512<>+18(SB)/2, $0x0d01
+DATA rejUniformQ512<>+20(SB)/2, $0x0d01
+DATA rejUniformQ512<>+22(SB)/2, $0x0d01
+DATA rejUniformQ512<>+24(SB)/2, $0x0d01
+DATA rejUniformQ512<>+26(SB)/2, $0x0d01
+DATA rejUniformQ512<>+28(SB)/2, $0x0d01
+DATA rejUniformQ512<>+30(SB)/2, $0x0d01
+DATA rejUniformQ512<>+32(SB)/2, $0x0d01
+DATA rejUniformQ512<>+34(SB)/2, $0x0d01
+DATA rejUniformQ512<>+36(SB)/2, $0x0d01
+DATA rejUniformQ512<>+38(SB)/2, $0x0d01
+DATA rejUniformQ512<>+40(SB)/2, $0x0d01
+DATA rejUniformQ512<>+42(SB)/2, $0x0d01
+DATA rejUniformQ512<>+44(SB)/2, $0x0d01
+DATA rejUniformQ512<>+46(SB)/2, $0x0d01
+DATA rejUniformQ512<>+48(SB)/2, $0x0d01
+DATA rejUniformQ512<>+50(SB)/2, $0x0d01
+DATA rejUniformQ512<>+52(SB)/2, $0x0d01
+DATA rejUniformQ512<>+54(SB)/2, $0x0d01
+DATA rejUniformQ512<>+56(SB)/2, $0x0d01
+DATA rejUniformQ512<>+58(SB)/2, $0x0d01
+DATA rejUniformQ512<>+60(SB)/2, $0x0d01
+DATA rejUniformQ512<>+62(SB)/2, $0x0d01
+GLOBL rejUniformQ512<>(SB), RODATA|NOPTR, $64
+
+// func rejUniformAVX512(a *[256]uint16, k int, b []byte) (int, int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, AVX512_VBMI2, POPCNT
+TEXT ·rejUniformAVX512(SB), NOSPLIT, $0-56
+	MOVQ       a+0(FP), AX
+	MOVQ       k+8(FP), CX
+	MOVQ       b_base+16(FP), DX
+	MOVQ       b_len+24(FP), BX
+	XORQ       SI, SI
+	VMOVDQU64  rejUniformPerm512<>+0(SB), Z0
+	VMOVDQU64  rejUniformShift512<>+0(SB), Z1
+	VMOVDQU64  rejUniformMask512<>+0(SB), Z2
+	VMOVDQU64  rejUniformQ512<>+0(SB), Z3
+	MOVQ       $0x0000ffffffffffff, DI
+	KMOVQ      DI, K1
+	MOVQ       $0x0000000000ffffff, DI
+	KMOVQ      DI, K2
+	CMPQ       CX, $0xe0
+	JA         rej512Tail
+	CMPQ       BX, $0x30
+	JB         rej512Tail
+	VMOVDQU8.Z (DX), K1, Z4
+
+rej512Loop:
+	VPERMB        Z4, Z0, Z4
+	VPSRLVW       Z1, Z4, Z4
+	VPANDQ        Z2, Z4, Z4
+	VPCMPGTW      Z4, Z3, K3
+	VPCOMPRESSW.Z Z4, K3, Z4
+	ADDQ          $0x30, SI
+	LEAQ          48(SI), DI
+	CMPQ          DI, BX
+	JA            rej512Store
+	VMOVDQU8.Z    (DX)(SI*1), K1, Z5
+
+rej512Store:
+	VMOVDQU16 Z4, (AX)(CX*2)
+	KMOVD     K3, R8
+	POPCNTL   R8, R8
+	ADDQ      R8, CX
+	VMOVDQA64 Z5, Z4
+	CMPQ      DI, BX
+	JA        rej512Tail
+	CMPQ      CX, $0xe0
+	JBE       rej512Loop
+
+rej512Tail:
+	CMPQ          CX, $0xf0
+	JA            rej512Done
+	LEAQ          24(SI), DI
+	CMPQ          DI, BX
+	JA            rej512Done
+	VMOVDQU8.Z    (DX)(SI*1), K2, Z4
+	VPERMB        Z4, Z0, Z4
+	VPSRLVW       Z1, Z4, Z4
+	VPANDQ        Z2, Z4, Z4
+	VPCMPGTW      Y4, Y3, K1
+	VPCOMPRESSW.Z Y4, K1, Y4
+	VMOVDQU16     Y4, (AX)(CX*2)
+	KMOVD         K1, AX
+	POPCNTL       AX, AX
+	ADDQ          AX, CX
+	MOVQ          DI, SI
+
+rej512Done:
+	MOVQ CX, ret+40(FP)
+	MOVQ SI, ret1+48(FP)
+	VZEROUPPER
+	RET

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
 // Differential tests of sample_amd64.s against the Go twins.
@@ -87,6 +89,95 @@ func BenchmarkRejUniformAVX2(b *testing.B) {
 			var a nttElement
 			for b.Loop() {
 				rejUniformAVX2((*[n]uint16)(&a), 0, buf)
+			}
+		})
+	}
+}
+
+func requireVBMI2(t testing.TB) {
+	t.Helper()
+	if !cpuid.HasAVX512VBMI2() {
+		t.Skip("no AVX-512 VBMI2 (or PQKEM_CPU caps the level below avx512)")
+	}
+}
+
+// checkRejUniformAVX512 compares rejUniformAVX512 on b from k0 with the Go
+// loop on the bytes it says it consumed, and checks where it stopped.
+func checkRejUniformAVX512(t *testing.T, b []byte, k0 int) {
+	t.Helper()
+	var got, want nttElement
+	kg, used := rejUniformAVX512((*[n]uint16)(&got), k0, b)
+	// It stops at k > 224 (after a last round of 24 bytes while k <=
+	// 240), or with fewer than 24 bytes left.
+	if used%24 != 0 || used > len(b) || (kg <= 224 && len(b)-used >= 24) {
+		t.Fatalf("k0 %d len %d: stopped at k = %d after %d bytes", k0, len(b), kg, used)
+	}
+	kw := rejectionSampleGeneric(&want, k0, b[:used])
+	if kg != kw || !slices.Equal(got[k0:kg], want[k0:kw]) {
+		t.Fatalf("k0 %d len %d: AVX-512 gave k = %d, Go %d, or the coefficients differ", k0, len(b), kg, kw)
+	}
+}
+
+func TestRejUniformAVX512(t *testing.T) {
+	requireVBMI2(t)
+	rng := rand.NewChaCha8([32]byte{22})
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 5000 {
+		b := make([]byte, r.IntN(600))
+		rng.Read(b)
+		switch trial % 4 {
+		case 1:
+			for x := range b {
+				if r.IntN(4) != 0 {
+					b[x] = 0xff
+				}
+			}
+		case 2:
+			for x := 0; x+3 <= len(b); x += 3 {
+				d1, d2 := uint32(q-3+r.IntN(6)), uint32(q-3+r.IntN(6))
+				w := d1 | d2<<12
+				b[x], b[x+1], b[x+2] = byte(w), byte(w>>8), byte(w>>16)
+			}
+		case 3:
+			clear(b)
+		}
+		checkRejUniformAVX512(t, b, r.IntN(n+1))
+	}
+}
+
+// FuzzRejUniformAVX512 compares the AVX-512 rejection sampling with the Go
+// loop on arbitrary bytes from an arbitrary starting count, and the
+// dispatching rejectionSample at the avx512 level as a whole.
+func FuzzRejUniformAVX512(f *testing.F) {
+	f.Add(make([]byte, 504), uint8(0))
+	f.Add(bytes.Repeat([]byte{0xff, 0xff, 0x0c}, 100), uint8(200))
+	f.Add(bytes.Repeat([]byte{0x00, 0x1d, 0xd0}, 168), uint8(17))
+	f.Fuzz(func(t *testing.T, b []byte, k0 uint8) {
+		requireVBMI2(t)
+		b = b[:len(b)/3*3]
+		checkRejUniformAVX512(t, b, int(k0))
+		defer cpuLevels.Force(cpuid.LevelAVX512)()
+		var all, ref nttElement
+		ka := rejectionSample(&all, int(k0), b)
+		kr := rejectionSampleGeneric(&ref, int(k0), b)
+		if ka != kr || !slices.Equal(all[k0:ka], ref[k0:kr]) {
+			t.Fatalf("k0 %d: rejectionSample gave k = %d, Go %d, or the coefficients differ", k0, ka, kr)
+		}
+	})
+}
+
+// BenchmarkRejUniformAVX512 parses one SHAKE128 block with rejectionSample
+// at the avx512 and avx2 levels, as the lane schedule does.
+func BenchmarkRejUniformAVX512(b *testing.B) {
+	requireVBMI2(b)
+	buf := make([]byte, 168)
+	rand.NewChaCha8([32]byte{}).Read(buf)
+	var a nttElement
+	for _, l := range []cpuid.Level{cpuid.LevelAVX512, cpuid.LevelAVX2} {
+		b.Run("level="+l.String(), func(b *testing.B) {
+			defer cpuLevels.Force(l)()
+			for b.Loop() {
+				rejectionSample(&a, 0, buf)
 			}
 		})
 	}

@@ -1,5 +1,7 @@
-// Command _sampleasm generates the AVX2 rejection sampling loop of
-// SampleNTT in package fips203 with avo (SamplePolyCBD is in _asm). Run it
+// Command _sampleasm generates the AVX2 and AVX-512 rejection sampling
+// loops of SampleNTT in package fips203 with avo (SamplePolyCBD is in
+// _asm). avo v0.5.0 has no VPCOMPRESSW (AVX-512 VBMI2), which the AVX-512
+// loop writes as a raw instruction with its inputs and outputs. Run it
 // through go generate in the parent directory (the directive is in
 // sample_amd64.go); it writes sample_amd64.s and the Go declarations in
 // sample_stub_amd64.go. It is a module of its own so that avo stays out of
@@ -16,6 +18,7 @@ import (
 	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -49,6 +52,7 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	qWords = words16("rejUniformQ", q)
 	rejUniform()
+	rejUniformAVX512()
 	Generate()
 }
 
@@ -212,4 +216,148 @@ func loadRound(bp, blen reg.Register, ld, avail reg.GPVirtual, x reg.VecVirtual,
 	ADDQ(Imm(24), ld)
 	INCQ(avail)
 	Label(label + "Done")
+}
+
+// rejUniformAVX512 generates the AVX-512 loop of SampleNTT: 48 bytes (32
+// candidates) a round in a zmm register, compacted with VPCOMPRESSW
+// (AVX-512 VBMI2) instead of the table of the AVX2 loop.
+func rejUniformAVX512() {
+	// The byte permutation that puts in 16-bit lane i the two bytes that
+	// hold candidate i (from byte 3i/2 on, rounded down), and the shifts
+	// that bring the odd candidates down by 4 bits.
+	perm := GLOBL("rejUniformPerm512", RODATA|NOPTR)
+	for i := range 32 {
+		o := 3*(i/2) + i%2
+		DATA(2*i, U8(o))
+		DATA(2*i+1, U8(o+1))
+	}
+	shift := GLOBL("rejUniformShift512", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(2*i, U16(4*(i%2)))
+	}
+	mask := GLOBL("rejUniformMask512", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(2*i, U16(0x0fff))
+	}
+	qs := GLOBL("rejUniformQ512", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(2*i, U16(q))
+	}
+
+	TEXT("rejUniformAVX512", NOSPLIT, "func(a *[256]uint16, k int, b []byte) (int, int)")
+	Pragma("noescape")
+	Doc(
+		"rejUniformAVX512 is rejUniformAVX2 with AVX-512 (F, VL, BW, VBMI and",
+		"VBMI2): it parses 48 bytes (32 candidates) of b at a time in a zmm",
+		"register, and moves the candidates below q to the front with",
+		"VPCOMPRESSW, while k <= 224 and 48 bytes of b remain; then, if k <=",
+		"240 and 24 bytes remain, 24 bytes (16 candidates) in a ymm register,",
+		"so that a SHAKE128 block of 168 bytes is parsed whole. It reads no",
+		"byte of b past the ones it consumes. It returns the new k and the",
+		"number of bytes consumed (a multiple of 24); rejUniformAVX2 and",
+		"rejectionSampleGeneric finish the rest. Like them, it may leave",
+		"rejected candidates in a[k:], which are not part of the result.",
+		"Variable time: b comes from the public seed rho.",
+	)
+	a := Load(Param("a"), GP64())
+	k := Load(Param("k"), GP64())
+	bp := Load(Param("b").Base(), GP64())
+	blen := Load(Param("b").Len(), GP64())
+	pos := GP64()
+	XORQ(pos, pos)
+	permv, shiftv, maskv, qv := ZMM(), ZMM(), ZMM(), ZMM()
+	VMOVDQU64(perm, permv)
+	VMOVDQU64(shift, shiftv)
+	VMOVDQU64(mask, maskv)
+	VMOVDQU64(qs, qv)
+	// The load masks: the first 48 and 24 bytes of a register (a masked
+	// load reads nothing past them).
+	lm48, lm24 := K(), K()
+	t := GP64()
+	MOVQ(U64(1<<48-1), t)
+	KMOVQ(t, lm48)
+	MOVQ(U64(1<<24-1), t)
+	KMOVQ(t, lm24)
+
+	// parse sets x to the candidates of the bytes loaded in x, each in a
+	// 16-bit lane, and m to the mask of those below q, in n lanes.
+	parse := func(x reg.VecVirtual, m reg.Register, n int) {
+		VPERMB(x, permv, x)
+		VPSRLVW(shiftv, x, x)
+		VPANDQ(maskv, x, x)
+		// q > x, signed: the candidates are below 2^12.
+		if n == 32 {
+			VPCMPGTW(x, qv, m)
+		} else {
+			VPCMPGTW(x.AsY(), qv.AsY(), m)
+		}
+	}
+	// compress moves the lanes of x that m selects to the front of y.
+	compress := func(x reg.Register, m reg.Register, y reg.Register) {
+		Instruction(&ir.Instruction{
+			Opcode:   "VPCOMPRESSW",
+			Suffixes: []string{"Z"},
+			Operands: []Op{x, m, y},
+			Inputs:   []Op{x, m},
+			Outputs:  []Op{y},
+			ISA:      []string{"AVX512VL", "AVX512_VBMI2"},
+		})
+	}
+	// advance adds the number of lanes m selects to k.
+	advance := func(m reg.Register) {
+		c := GP32()
+		KMOVD(m, c)
+		POPCNTL(c, c)
+		ADDQ(c.As64(), k)
+	}
+
+	// x holds the round being parsed, next the one after it, loaded
+	// before this round's store (whose address depends on k) so that the
+	// load does not wait for it.
+	x, next, y := ZMM(), ZMM(), ZMM()
+	CMPQ(k, Imm(224))
+	JA(LabelRef("rej512Tail"))
+	CMPQ(blen, Imm(48))
+	JB(LabelRef("rej512Tail"))
+	VMOVDQU8_Z(Mem{Base: bp}, lm48, x)
+
+	Label("rej512Loop")
+	m := K()
+	parse(x, m, 32)
+	compress(x, m, y)
+	ADDQ(Imm(48), pos)
+	LEAQ(Mem{Base: pos, Disp: 48}, t)
+	CMPQ(t, blen)
+	JA(LabelRef("rej512Store"))
+	VMOVDQU8_Z(Mem{Base: bp, Index: pos, Scale: 1}, lm48, next)
+	Label("rej512Store")
+	VMOVDQU16(y, Mem{Base: a, Index: k, Scale: 2})
+	advance(m)
+	VMOVDQA64(next, x)
+	// Go on while k <= 224 and 48 bytes remain.
+	CMPQ(t, blen)
+	JA(LabelRef("rej512Tail"))
+	CMPQ(k, Imm(224))
+	JBE(LabelRef("rej512Loop"))
+
+	Label("rej512Tail")
+	// One round of 24 bytes, if k <= 240 and they remain.
+	CMPQ(k, Imm(240))
+	JA(LabelRef("rej512Done"))
+	LEAQ(Mem{Base: pos, Disp: 24}, t)
+	CMPQ(t, blen)
+	JA(LabelRef("rej512Done"))
+	VMOVDQU8_Z(Mem{Base: bp, Index: pos, Scale: 1}, lm24, x)
+	mt := K()
+	parse(x, mt, 16)
+	compress(x.AsY(), mt, y.AsY())
+	VMOVDQU16(y.AsY(), Mem{Base: a, Index: k, Scale: 2})
+	advance(mt)
+	MOVQ(t, pos)
+
+	Label("rej512Done")
+	Store(k, ReturnIndex(0))
+	Store(pos, ReturnIndex(1))
+	VZEROUPPER()
+	RET()
 }
