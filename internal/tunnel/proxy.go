@@ -96,16 +96,17 @@ type Proxy struct {
 	// Metrics, if not nil, counts them.
 	Metrics *Metrics
 
-	ctx     context.Context
-	cut     context.CancelFunc
-	hs      *handshakes
-	slots   chan struct{}
-	limiter *failureLimit
-	ln      net.Listener
-	quit    chan struct{}
-	once    sync.Once
-	wg      sync.WaitGroup // the accept loop and the connections' goroutines
-	open    atomic.Int64   // connections being handled
+	ctx      context.Context
+	cut      context.CancelFunc
+	hs       *handshakes
+	slots    chan struct{}
+	limiter  *failureLimit
+	ln       net.Listener
+	quit     chan struct{}
+	rejected chan net.Conn // to reset, off the accept loop
+	once     sync.Once
+	wg       sync.WaitGroup // the accept loop and the connections' goroutines
+	open     atomic.Int64   // connections being handled
 }
 
 // Start accepts the connections of ln and serves each in a goroutine of
@@ -122,10 +123,26 @@ func (p *Proxy) Start(ln net.Listener) <-chan error {
 	}
 	p.ln = ln
 	p.quit = make(chan struct{})
+	p.rejected = make(chan net.Conn, rejectQueue)
+	p.wg.Go(func() {
+		for c := range p.rejected {
+			Reset(c)
+		}
+	})
 	done := make(chan error, 1)
-	p.wg.Go(func() { done <- p.acceptLoop() })
+	p.wg.Go(func() {
+		err := p.acceptLoop()
+		close(p.rejected)
+		done <- err
+	})
 	return done
 }
+
+// rejectQueue is how many connections refused at once (their address
+// over the rate) may wait for their reset: the accept loop hands them on,
+// so that a flood's resets do not keep it from the next connection,
+// which may be a real client's.
+const rejectQueue = 256
 
 func (p *Proxy) acceptLoop() error {
 	for {
@@ -172,7 +189,11 @@ func (p *Proxy) admit(conn net.Conn) {
 	if p.limiter != nil && source != "" && !p.limiter.allow(source, now) {
 		p.Metrics.rateLimited()
 		p.Log.Failure("rate-limited", fmt.Sprintf("%s: its address's failed handshakes over %g/s (burst %d): connection reset", addrName(conn.RemoteAddr()), p.Rate, p.Burst))
-		Reset(conn)
+		select {
+		case p.rejected <- conn:
+		default:
+			Reset(conn) // the queue is full: here, then
+		}
 		return
 	}
 	e, victim := p.hs.add(conn, source)
