@@ -19,24 +19,7 @@ func TestRejUniformAVX2(t *testing.T) {
 	rng := rand.NewChaCha8([32]byte{21})
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := range 5000 {
-		b := make([]byte, r.IntN(600))
-		rng.Read(b)
-		switch trial % 4 {
-		case 1:
-			for x := range b {
-				if r.IntN(4) != 0 {
-					b[x] = 0xff
-				}
-			}
-		case 2:
-			for x := 0; x+3 <= len(b); x += 3 {
-				d1, d2 := uint32(q-3+r.IntN(6)), uint32(q-3+r.IntN(6))
-				w := d1 | d2<<12
-				b[x], b[x+1], b[x+2] = byte(w), byte(w>>8), byte(w>>16)
-			}
-		case 3:
-			clear(b)
-		}
+		b := rejInput(rng, r, trial)
 		k0 := r.IntN(n + 1)
 		var got, want nttElement
 		kg, used := rejUniformAVX2((*[n]uint16)(&got), k0, b)
@@ -48,6 +31,31 @@ func TestRejUniformAVX2(t *testing.T) {
 			t.Fatalf("trial %d: k0 %d: AVX2 gave k = %d, Go %d, or the coefficients differ", trial, k0, kg, kw)
 		}
 	}
+}
+
+// rejInput returns up to 600 bytes for the rejection sampling, by trial:
+// random; mostly 0xff, which every 12-bit value rejects; values next to q,
+// on either side of the bound; zeros.
+func rejInput(rng *rand.ChaCha8, r *rand.Rand, trial int) []byte {
+	b := make([]byte, r.IntN(600))
+	rng.Read(b)
+	switch trial % 4 {
+	case 1:
+		for x := range b {
+			if r.IntN(4) != 0 {
+				b[x] = 0xff
+			}
+		}
+	case 2:
+		for x := 0; x+3 <= len(b); x += 3 {
+			d1, d2 := uint32(q-3+r.IntN(6)), uint32(q-3+r.IntN(6))
+			w := d1 | d2<<12
+			b[x], b[x+1], b[x+2] = byte(w), byte(w>>8), byte(w>>16)
+		}
+	case 3:
+		clear(b)
+	}
+	return b
 }
 
 // FuzzRejUniformAVX2 compares the AVX2 rejection sampling with the Go loop
@@ -123,24 +131,7 @@ func TestRejUniformAVX512(t *testing.T) {
 	rng := rand.NewChaCha8([32]byte{22})
 	r := rand.New(rand.NewPCG(9, 10))
 	for trial := range 5000 {
-		b := make([]byte, r.IntN(600))
-		rng.Read(b)
-		switch trial % 4 {
-		case 1:
-			for x := range b {
-				if r.IntN(4) != 0 {
-					b[x] = 0xff
-				}
-			}
-		case 2:
-			for x := 0; x+3 <= len(b); x += 3 {
-				d1, d2 := uint32(q-3+r.IntN(6)), uint32(q-3+r.IntN(6))
-				w := d1 | d2<<12
-				b[x], b[x+1], b[x+2] = byte(w), byte(w>>8), byte(w>>16)
-			}
-		case 3:
-			clear(b)
-		}
+		b := rejInput(rng, r, trial)
 		checkRejUniformAVX512(t, b, r.IntN(n+1))
 	}
 }
