@@ -82,6 +82,8 @@ func TestTunnelStatusAndProxyProtocol(t *testing.T) {
 		t.Errorf("mallory: exit status %d, want 1", code)
 	}
 	waitLog(t, srv.log, "refused: ")
+	// alice's connection is counted as closed before its log line.
+	waitLog(t, srv.log, "5 bytes from the client, 5 bytes from the service")
 
 	resp, err := http.Get("http://" + status + "/healthz")
 	if err != nil {
