@@ -59,39 +59,16 @@ const (
 	Rate256 = 136
 )
 
-// A level is one of the four-way implementations, slowest first.
-type level int
-
-const (
-	levelGeneric level = iota // four crypto/sha3 states (Lanes: keccakF1600x4Generic)
-	levelAVX2                 // keccakF1600x4AVX2
-	levelAVX512               // keccakF1600x4AVX512
-)
-
-func (l level) String() string {
-	return [...]string{"generic", "avx2", "avx512"}[l]
-}
-
-// maxLevel is the fastest level the CPU and build run, as PQKEM_CPU
-// allows.
-var maxLevel = func() level {
-	switch {
-	case cpuid.HasAVX512():
-		return levelAVX512
-	case cpuid.HasAVX2():
-		return levelAVX2
-	}
-	return levelGeneric
-}()
-
-// x4Level is the level X4 and Lanes use: maxLevel, unless a test set it
-// lower to check every path in one run (restoring it afterwards). It is
-// read on every permutation, and tests set it only while nothing else
-// runs.
-var x4Level = maxLevel
+// x4Level is the level X4 and Lanes use: the fastest the CPU and build
+// run, as PQKEM_CPU allows (cpuid.Max), unless a test set it lower to
+// check every path in one run (restoring it afterwards): generic is four
+// crypto/sha3 states (Lanes: keccakF1600x4Generic), avx2
+// keccakF1600x4AVX2, avx512 keccakF1600x4AVX512. It is read on every
+// permutation, and tests set it only while nothing else runs.
+var x4Level = cpuid.Max()
 
 // Accelerated reports whether X4 runs a four-way assembly permutation (and
 // so costs about one single-state permutation per block for four), rather
 // than four crypto/sha3 states. Callers with fewer than four useful lanes
 // can use it to pick single states instead.
-func Accelerated() bool { return x4Level >= levelAVX2 && cpuid.AVX2() }
+func Accelerated() bool { return x4Level >= cpuid.LevelAVX2 && cpuid.AVX2() }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
 )
 
 // TestPermuteGenericKAT checks the Go twin on facts published with Keccak:
@@ -78,7 +80,7 @@ func comparePermute(t *testing.T, f func(*[25][4]uint64)) {
 // TestPermute compares the assembly permutation of each level with the Go
 // twin on edge-case and random states.
 func TestPermute(t *testing.T) {
-	for _, l := range []level{levelAVX2, levelAVX512} {
+	for _, l := range []cpuid.Level{cpuid.LevelAVX2, cpuid.LevelAVX512} {
 		t.Run(l.String(), func(t *testing.T) {
 			useLevel(t, l)
 			comparePermute(t, keccakF1600x4)
@@ -115,7 +117,7 @@ func FuzzPermute(f *testing.F) {
 		keccakF1600x4Generic(&want)
 		old := x4Level
 		defer func() { x4Level = old }()
-		for x4Level = levelGeneric; x4Level <= maxLevel; x4Level++ {
+		for x4Level = cpuid.LevelGeneric; x4Level <= cpuid.Max(); x4Level++ {
 			got := a
 			keccakF1600x4(&got)
 			if got != want {

@@ -1,6 +1,10 @@
 package keccak
 
-import "crypto/sha3"
+import (
+	"crypto/sha3"
+
+	"github.com/pqkem/pqkem/internal/cpuid"
+)
 
 // rateSHA3512 is the rate of SHA3-512 in bytes, 200 - 2*64 (FIPS 202).
 const rateSHA3512 = 72
@@ -15,7 +19,7 @@ const rateSHA3512 = 72
 // Zen 4). Otherwise, and for longer inputs, Sum512 is crypto/sha3's.
 func Sum512(in []byte) [64]byte {
 	// The length of in is public: G's inputs have fixed lengths.
-	if x4Level < levelAVX512 || !Accelerated() || len(in) >= rateSHA3512 {
+	if x4Level < cpuid.LevelAVX512 || !Accelerated() || len(in) >= rateSHA3512 {
 		return sha3.Sum512(in)
 	}
 	return sum512Lane(in)

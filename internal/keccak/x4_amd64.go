@@ -2,13 +2,15 @@
 
 package keccak
 
+import "github.com/pqkem/pqkem/internal/cpuid"
+
 // keccakF1600x4 applies Keccak-f[1600] to the four interleaved states of a
 // with the permutation of x4Level.
 func keccakF1600x4(a *[25][4]uint64) {
 	switch x4Level {
-	case levelAVX512:
+	case cpuid.LevelAVX512:
 		keccakF1600x4AVX512(a)
-	case levelAVX2:
+	case cpuid.LevelAVX2:
 		keccakF1600x4AVX2(a)
 	default:
 		keccakF1600x4Generic(a)

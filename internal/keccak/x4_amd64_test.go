@@ -43,23 +43,23 @@ func TestSqueezeAVX2(t *testing.T) {
 // TestLevelChoice checks that init chose the fastest level the CPU runs,
 // as PQKEM_CPU allows: every caller of X4 and Lanes gets it.
 func TestLevelChoice(t *testing.T) {
-	want := levelGeneric
+	want := cpuid.LevelGeneric
 	if cpu.X86.HasAVX2 && cpu.X86.HasBMI2 {
-		want = levelAVX2
+		want = cpuid.LevelAVX2
 		if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW {
-			want = levelAVX512
+			want = cpuid.LevelAVX512
 		}
 	}
 	switch os.Getenv("PQKEM_CPU") {
 	case "avx2":
-		want = min(want, levelAVX2)
+		want = min(want, cpuid.LevelAVX2)
 	case "generic":
-		want = levelGeneric
+		want = cpuid.LevelGeneric
 	}
-	if maxLevel != want || x4Level != want {
-		t.Errorf("maxLevel %v, x4Level %v; want %v for this CPU and PQKEM_CPU=%q", maxLevel, x4Level, want, os.Getenv("PQKEM_CPU"))
+	if cpuid.Max() != want || x4Level != want {
+		t.Errorf("cpuid.Max() %v, x4Level %v; want %v for this CPU and PQKEM_CPU=%q", cpuid.Max(), x4Level, want, os.Getenv("PQKEM_CPU"))
 	}
-	if Accelerated() != (want >= levelAVX2) {
+	if Accelerated() != (want >= cpuid.LevelAVX2) {
 		t.Errorf("Accelerated() = %v at level %v", Accelerated(), want)
 	}
 }

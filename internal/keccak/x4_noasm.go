@@ -4,7 +4,7 @@ package keccak
 
 // keccakF1600x4 applies Keccak-f[1600] to the four interleaved states of
 // a: here always the Go permutation, whatever x4Level says (it is
-// levelGeneric unless a test set it).
+// generic unless a test set it).
 func keccakF1600x4(a *[25][4]uint64) { keccakF1600x4Generic(a) }
 
 func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {

@@ -5,65 +5,26 @@ import (
 	"crypto/sha3"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"runtime"
-	"strings"
 	"testing"
 
-	"golang.org/x/sys/cpu"
+	"github.com/pqkem/pqkem/internal/cpuid"
+	"github.com/pqkem/pqkem/internal/cpuid/cpuidtest"
 )
 
-// paths runs f once for every level, slowest first: the generic four
-// crypto/sha3 states, then AVX2 and AVX-512 where the CPU and build have
-// them (skipped, naming what is missing, where not).
-func paths(t *testing.T, f func(t *testing.T)) {
-	for l := levelGeneric; l <= levelAVX512; l++ {
-		t.Run(l.String(), func(t *testing.T) {
-			useLevel(t, l)
-			f(t)
-		})
-	}
-}
+// cpuLevels are the four-way permutation's levels: avx512, avx2 and
+// generic (four crypto/sha3 states, or keccakF1600x4Generic for Lanes).
+var cpuLevels = cpuidtest.Levels{Top: cpuid.LevelAVX512, Var: &x4Level}
+
+// paths runs f once for every level this machine runs, as subtests named
+// after the levels; the others skip, saying what they need.
+func paths(t *testing.T, f func(t *testing.T)) { cpuLevels.ForEach(t, f) }
 
 // useLevel sets x4Level to l until tb and its subtests end, or skips tb
 // if this machine cannot run l.
-func useLevel(tb testing.TB, l level) {
+func useLevel(tb testing.TB, l cpuid.Level) {
 	tb.Helper()
-	if l > maxLevel {
-		tb.Skip(missing(l))
-	}
-	old := x4Level
-	x4Level = l
-	tb.Cleanup(func() { x4Level = old })
-}
-
-// missing says why level l is above maxLevel.
-func missing(l level) string {
-	var need []string
-	switch l {
-	case levelAVX512:
-		if !cpu.X86.HasAVX512F {
-			need = append(need, "AVX-512F")
-		}
-		if !cpu.X86.HasAVX512VL {
-			need = append(need, "AVX-512VL")
-		}
-		if !cpu.X86.HasAVX512BW {
-			need = append(need, "AVX-512BW")
-		}
-		fallthrough
-	case levelAVX2:
-		if !cpu.X86.HasAVX2 {
-			need = append(need, "AVX2")
-		}
-		if !cpu.X86.HasBMI2 {
-			need = append(need, "BMI2")
-		}
-	}
-	if len(need) > 0 {
-		return fmt.Sprintf("level %v needs %s, which this CPU (%s) lacks", l, strings.Join(need, ", "), runtime.GOARCH)
-	}
-	return fmt.Sprintf("level %v: the CPU has it, but the purego build tag or PQKEM_CPU=%q rules it out", l, os.Getenv("PQKEM_CPU"))
+	cpuLevels.SkipUnless(tb, l)
+	tb.Cleanup(cpuLevels.Force(l))
 }
 
 func newRef(rate int, in []byte) *sha3.SHAKE {
@@ -281,7 +242,7 @@ func FuzzSHAKEx4(f *testing.F) {
 		}
 		old := x4Level
 		defer func() { x4Level = old }()
-		for x4Level = levelGeneric; x4Level <= maxLevel; x4Level++ {
+		for x4Level = cpuid.LevelGeneric; x4Level <= cpuid.Max(); x4Level++ {
 			check(t, rate, in, []int{-int(nb % 8), int(nb), 2*rate - int(nb), -1})
 			check(t, rate, eq, []int{-int(nb%8) - 1, int(nb)})
 		}
@@ -299,7 +260,7 @@ func BenchmarkSHAKE(b *testing.B) {
 		for j := range out {
 			out[j] = buf[j][:bc.blocks*bc.rate]
 		}
-		for l := levelAVX512; l >= levelGeneric; l-- {
+		for l := cpuid.LevelAVX512; l >= cpuid.LevelGeneric; l-- {
 			// impl=generic is X4 on four crypto/sha3 states.
 			b.Run(name+"/impl="+l.String(), func(b *testing.B) {
 				useLevel(b, l)
@@ -326,7 +287,7 @@ func BenchmarkSHAKE(b *testing.B) {
 // BenchmarkPermute measures one four-way permutation at each level;
 // level=generic is the Go twin, which X4 does not use.
 func BenchmarkPermute(b *testing.B) {
-	for l := levelAVX512; l >= levelGeneric; l-- {
+	for l := cpuid.LevelAVX512; l >= cpuid.LevelGeneric; l-- {
 		b.Run("level="+l.String(), func(b *testing.B) {
 			useLevel(b, l)
 			var a [25][4]uint64
