@@ -386,16 +386,22 @@ func (r *floodRun) measure(ctx context.Context, p *floodPhase, round, count int,
 	}
 	p.Seconds += time.Since(start).Seconds()
 	if cpu1, ok := procCPU(sp.pid); ok && cpuOK {
-		s := (cpu1 - cpu0).Seconds()
-		if p.ServeCPUSeconds != nil {
-			s += *p.ServeCPUSeconds
-		}
-		p.ServeCPUSeconds = &s
+		addSeconds(&p.ServeCPUSeconds, cpu1-cpu0)
 	}
 	p.BenchCPUSeconds += (processCPU() - self0).Seconds()
 	p.ServeLogLines += sp.lines.Load() - logs0
 	p.BackendConns += r.echo.accepted.Load() - back0
 	return sp.exited()
+}
+
+// addSeconds adds d to the seconds *sum holds, or makes it d if nil (the
+// figure was not known before).
+func addSeconds(sum **float64, d time.Duration) {
+	s := d.Seconds()
+	if *sum != nil {
+		s += **sum
+	}
+	*sum = &s
 }
 
 // finish computes the phase's latency figures once its rounds are done.
@@ -437,11 +443,7 @@ func (r *floodRun) floodRound(ctx context.Context, f *floodProc, p *floodPhase, 
 	load.Sent += sent1 - sent0
 	load.DialErrors += dial1 - dial0
 	if cpu1, ok := procCPU(f.pid); ok && cpuOK {
-		s := (cpu1 - cpu0).Seconds()
-		if load.CPUSeconds != nil {
-			s += *load.CPUSeconds
-		}
-		load.CPUSeconds = &s
+		addSeconds(&load.CPUSeconds, cpu1-cpu0)
 	}
 	return nil
 }

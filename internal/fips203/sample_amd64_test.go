@@ -77,13 +77,20 @@ func FuzzRejUniformAVX2(f *testing.F) {
 			t.Fatalf("k0 %d: AVX2 gave k = %d, Go %d, or the coefficients differ", k0, kg, kw)
 		}
 		// And the dispatching rejectionSample as a whole.
-		var all, ref nttElement
-		ka := rejectionSample(&all, int(k0), b)
-		kr := rejectionSampleGeneric(&ref, int(k0), b)
-		if ka != kr || !slices.Equal(all[k0:ka], ref[k0:kr]) {
-			t.Fatalf("k0 %d: rejectionSample gave k = %d, Go %d, or the coefficients differ", k0, ka, kr)
-		}
+		checkRejectionSample(t, b, int(k0))
 	})
+}
+
+// checkRejectionSample compares the dispatching rejectionSample, at the
+// level in force, with the Go loop on b from k0.
+func checkRejectionSample(t *testing.T, b []byte, k0 int) {
+	t.Helper()
+	var all, ref nttElement
+	ka := rejectionSample(&all, k0, b)
+	kr := rejectionSampleGeneric(&ref, k0, b)
+	if ka != kr || !slices.Equal(all[k0:ka], ref[k0:kr]) {
+		t.Fatalf("k0 %d: rejectionSample gave k = %d, Go %d, or the coefficients differ", k0, ka, kr)
+	}
 }
 
 // BenchmarkRejUniformAVX2 parses one SHAKE128 block (as the lane schedule
@@ -148,12 +155,7 @@ func FuzzRejUniformAVX512(f *testing.F) {
 		b = b[:len(b)/3*3]
 		checkRejUniformAVX512(t, b, int(k0))
 		defer cpuLevels.Force(cpuid.LevelAVX512)()
-		var all, ref nttElement
-		ka := rejectionSample(&all, int(k0), b)
-		kr := rejectionSampleGeneric(&ref, int(k0), b)
-		if ka != kr || !slices.Equal(all[k0:ka], ref[k0:kr]) {
-			t.Fatalf("k0 %d: rejectionSample gave k = %d, Go %d, or the coefficients differ", k0, ka, kr)
-		}
+		checkRejectionSample(t, b, int(k0))
 	})
 }
 

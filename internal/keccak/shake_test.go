@@ -106,19 +106,27 @@ func TestSHAKESecond(t *testing.T) {
 			h.Read(out[:len(out)/2])
 			h.SumSecond(rest, out2)
 			h.Read(out[len(out)/2:])
-			want.Write(in)
-			exp := make([]byte, len(out))
-			want.Read(exp)
-			want2.Write(side)
-			want2.Write(rest)
-			exp2 := make([]byte, len(out2))
-			want2.Read(exp2)
+			exp, exp2 := refOutputs(want, want2, in, side, rest, len(out), len(out2))
 			if !bytes.Equal(out, exp) || !bytes.Equal(out2, exp2) {
 				t.Fatalf("trial %d: in %d, side %d, rest %d, out %d, out2 %d: differs from crypto/sha3",
 					trial, len(in), len(side), len(rest), len(out), len(out2))
 			}
 		}
 	})
+}
+
+// refOutputs returns crypto/sha3's n bytes of want over in, and n2 bytes
+// of want2 over side and rest: what SHAKE and its second instance should
+// give.
+func refOutputs(want, want2 *sha3.SHAKE, in, side, rest []byte, n, n2 int) (exp, exp2 []byte) {
+	want.Write(in)
+	exp = make([]byte, n)
+	want.Read(exp)
+	want2.Write(side)
+	want2.Write(rest)
+	exp2 = make([]byte, n2)
+	want2.Read(exp2)
+	return exp, exp2
 }
 
 // FuzzSHAKE compares SHAKE, with a second instance, with crypto/sha3 on
@@ -141,13 +149,7 @@ func FuzzSHAKE(f *testing.F) {
 		h.Read(out)
 		out2 := make([]byte, out2Len%1000)
 		h.SumSecond(in, out2)
-		want.Write(in)
-		exp := make([]byte, len(out))
-		want.Read(exp)
-		want2.Write(side)
-		want2.Write(in)
-		exp2 := make([]byte, len(out2))
-		want2.Read(exp2)
+		exp, exp2 := refOutputs(want, want2, in, side, in, len(out), len(out2))
 		if !bytes.Equal(out, exp) || !bytes.Equal(out2, exp2) {
 			t.Fatalf("in %d, side %d, out %d, out2 %d: differs from crypto/sha3", len(in), len(side), len(out), len(out2))
 		}
