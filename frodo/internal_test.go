@@ -225,6 +225,36 @@ func TestKernels(t *testing.T) {
 	}
 }
 
+// dot8x2 (with AVX-512 VNNI at the avx512 level where the CPU has it, two
+// dot8 calls otherwise) against its Go twin at every level: random entries,
+// and the extremes, where VPDPWSSD's signed doubleword sums overflow (two
+// products of -2^15 by -2^15 make 2^31) and only their low 16 bits count.
+func TestDot8x2(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
+		t.Logf("AVX-512 VNNI: %v", hasVNNI)
+		for _, n := range []int{16, 640, 976, 1344} {
+			for _, fill := range []int{-1, 0x8000, 0xffff, 0x7fff} {
+				stride := n + 16*(n%3)
+				rows, st, out1 := randomUint16s(stride+n), randomUint16s(nbar*n), randomUint16s(2*nbar)
+				if fill >= 0 {
+					for i := range rows {
+						rows[i] = uint16(fill)
+					}
+					for i := range st {
+						st[i] = uint16(fill)
+					}
+				}
+				out2 := slices.Clone(out1)
+				dot8x2(out1, rows, stride, st, n)
+				dot8x2Generic(out2, rows, stride, st, n)
+				if !slices.Equal(out1, out2) {
+					t.Fatalf("n = %d, fill %#x: dot8x2 and dot8x2Generic disagree:\n%v\n%v", n, fill, out1, out2)
+				}
+			}
+		}
+	})
+}
+
 // Rows of every AES parameter set (and the CCS 2016 sets), on each AES row
 // generator this CPU runs, forced, against crypto/aes (aesRows4Generic),
 // and entry (i, 8) against its definition.

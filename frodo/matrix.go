@@ -210,8 +210,8 @@ func (p *ParameterSet) mulAddASPlusE(b []uint16, st []uint16, a *matrixA, r *row
 	n := p.n
 	for i := 0; i < n; i += 4 {
 		rows, stride := a.rows4(i, r)
-		for k := range 4 {
-			dot8(b[(i+k)*nbar:(i+k)*nbar+nbar], rows[k*stride:k*stride+n], st, n)
+		for k := 0; k < 4; k += 2 {
+			dot8x2(b[(i+k)*nbar:(i+k+2)*nbar], rows[k*stride:], stride, st, n)
 		}
 	}
 }
@@ -243,6 +243,13 @@ func dot8Generic(out []uint16, row []uint16, st []uint16, n int) {
 	for k := range nbar {
 		out[k] += acc[k]
 	}
+}
+
+// dot8x2Generic sets out[8m+k] += <rows[m*stride:][:n], st[k*n:(k+1)*n]>
+// for m < 2 and k < 8: dot8Generic for two rows.
+func dot8x2Generic(out []uint16, rows []uint16, stride int, st []uint16, n int) {
+	dot8Generic(out[:nbar], rows[:n], st, n)
+	dot8Generic(out[nbar:2*nbar], rows[stride:stride+n], st, n)
 }
 
 // axpy4x8Generic adds, for the four rows of A i..i+3 (row i+m at

@@ -24,6 +24,9 @@ func aesRowVAES512(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
 func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
 
 //go:noescape
+func dot8x2VNNI(out *uint16, rows *uint16, rowStride uint64, st *uint16, n uint64)
+
+//go:noescape
 func sampleAVX2(s *uint16, n uint64, cdf *[cdfMaxSize][16]uint16, m uint64)
 
 //go:noescape
@@ -82,6 +85,22 @@ func dot8(out []uint16, row []uint16, st []uint16, n int) {
 		return
 	}
 	dot8Generic(out, row, st, n)
+}
+
+// hasVNNI reports whether the AVX-512 level also has AVX-512 VNNI for
+// dot8x2VNNI (Ice Lake, Zen 4 and later; not Skylake-X).
+var hasVNNI = cpu.X86.HasAVX512VNNI
+
+// dot8x2 is dot8 for two rows of A, row m at rows[m*stride:][:n], adding
+// row m's products to out[8m:8m+8] (see dot8x2Generic).
+func dot8x2(out []uint16, rows []uint16, stride int, st []uint16, n int) {
+	if n%16 == 0 && hasVNNI && runLevel() >= cpuid.LevelAVX512 {
+		_, _, _ = out[2*nbar-1], rows[stride+n-1], st[nbar*n-1]
+		dot8x2VNNI(&out[0], &rows[0], uint64(stride), &st[0], uint64(n))
+		return
+	}
+	dot8(out[:nbar], rows[:n], st, n)
+	dot8(out[nbar:2*nbar], rows[stride:stride+n], st, n)
 }
 
 // sample replaces each entry of s with a sample of the error distribution

@@ -624,6 +624,120 @@ dotloop:
 	VZEROUPPER
 	RET
 
+// func dot8x2VNNI(out *uint16, rows *uint16, rowStride uint64, st *uint16, n uint64)
+//
+// dot8AVX2 for two rows of A at once: for m = 0, 1 and k = 0..7,
+// out[8m + k] += <rows[m*rowStride:][:n], st[k*n:][:n]> (mod 2^16); n is a
+// multiple of 16, rowStride is in entries.
+//
+// With AVX-512 VNNI on ymm (EVEX, 32 registers): VPDPWSSD multiplies the
+// sixteen pairs of signed words of its sources and adds each pair's two
+// products to a doubleword of the accumulator. The low 16 bits of a
+// doubleword sum of two's-complement products are the sum of the words'
+// products mod 2^16, whatever the signs, so the sixteen accumulators (row 0
+// in Y0-Y7, row 1 in Y8-Y15) are reduced to words only at the end. Each
+// 16 columns of st are loaded once for both rows: 10 loads for 16
+// instructions of 16 multiply-adds. The pointers start at the ends of the
+// rows and AX counts up from -2n to 0, so that each address is one base
+// and one index.
+TEXT ·dot8x2VNNI(SB), NOSPLIT, $0-40
+	MOVQ n+32(FP), BX
+	SHLQ $1, BX // BX = 2n, the byte length of a row
+	MOVQ rows+8(FP), SI
+	MOVQ rowStride+16(FP), R11
+	LEAQ (SI)(R11*2), R11 // row 1
+	ADDQ BX, SI
+	ADDQ BX, R11
+	MOVQ st+24(FP), DX
+	ADDQ BX, DX           // the end of st row 0
+	LEAQ (DX)(BX*1), CX   // of st row 1
+	LEAQ (CX)(BX*1), R8   // 2
+	LEAQ (R8)(BX*1), R9   // 3
+	LEAQ (R9)(BX*1), R10  // 4
+	LEAQ (R10)(BX*1), R12 // 5
+	LEAQ (R12)(BX*1), R13 // 6
+	LEAQ (R13)(BX*1), DI  // 7
+	MOVQ BX, AX
+	NEGQ AX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+
+dot8x2loop:
+	VMOVDQU64 (SI)(AX*1), Y16
+	VMOVDQU64 (R11)(AX*1), Y17
+	VMOVDQU64 (DX)(AX*1), Y18
+	VMOVDQU64 (CX)(AX*1), Y19
+	VMOVDQU64 (R8)(AX*1), Y20
+	VMOVDQU64 (R9)(AX*1), Y21
+	VMOVDQU64 (R10)(AX*1), Y22
+	VMOVDQU64 (R12)(AX*1), Y23
+	VMOVDQU64 (R13)(AX*1), Y24
+	VMOVDQU64 (DI)(AX*1), Y25
+	VPDPWSSD  Y18, Y16, Y0
+	VPDPWSSD  Y18, Y17, Y8
+	VPDPWSSD  Y19, Y16, Y1
+	VPDPWSSD  Y19, Y17, Y9
+	VPDPWSSD  Y20, Y16, Y2
+	VPDPWSSD  Y20, Y17, Y10
+	VPDPWSSD  Y21, Y16, Y3
+	VPDPWSSD  Y21, Y17, Y11
+	VPDPWSSD  Y22, Y16, Y4
+	VPDPWSSD  Y22, Y17, Y12
+	VPDPWSSD  Y23, Y16, Y5
+	VPDPWSSD  Y23, Y17, Y13
+	VPDPWSSD  Y24, Y16, Y6
+	VPDPWSSD  Y24, Y17, Y14
+	VPDPWSSD  Y25, Y16, Y7
+	VPDPWSSD  Y25, Y17, Y15
+	ADDQ      $32, AX
+	JNZ       dot8x2loop
+
+	// Horizontal sums, per row: three rounds of pairwise adds leave, in
+	// each 128-bit lane, doubleword k = that lane's part of accumulator k
+	// (k < 4 in one register, k >= 4 in another); the two lanes' parts are
+	// added, truncated to words and added to out.
+	MOVQ out+0(FP), DI
+	VPHADDD Y1, Y0, Y0
+	VPHADDD Y3, Y2, Y2
+	VPHADDD Y5, Y4, Y4
+	VPHADDD Y7, Y6, Y6
+	VPHADDD Y2, Y0, Y0
+	VPHADDD Y6, Y4, Y4
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VPERM2I128 $0x31, Y4, Y0, Y3
+	VPADDD  Y3, Y1, Y1
+	VPMOVDW Y1, X5
+	VPADDW  0(DI), X5, X5
+	VMOVDQU X5, 0(DI)
+	VPHADDD Y9, Y8, Y8
+	VPHADDD Y11, Y10, Y10
+	VPHADDD Y13, Y12, Y12
+	VPHADDD Y15, Y14, Y14
+	VPHADDD Y10, Y8, Y8
+	VPHADDD Y14, Y12, Y12
+	VPERM2I128 $0x20, Y12, Y8, Y9
+	VPERM2I128 $0x31, Y12, Y8, Y11
+	VPADDD  Y11, Y9, Y9
+	VPMOVDW Y9, X13
+	VPADDW  16(DI), X13, X13
+	VMOVDQU X13, 16(DI)
+	VZEROUPPER
+	RET
+
 // func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64)
 //
 // For k = 0..7: bp[k*n + j] += sum_{m<4} s[k*n + m] * rows[m*rowStride + j]

@@ -177,6 +177,15 @@ func BenchmarkMatrixKernels(b *testing.B) {
 				}
 			}
 		})
+		if hasVNNI {
+			b.Run(fmt.Sprintf("dot8x2VNNI/%d", n), func(b *testing.B) {
+				for b.Loop() {
+					for i := 0; i < n; i += 2 {
+						dot8x2VNNI(&out[i*nbar], &r.row(i % 4)[0], maxN, &st[0], uint64(n))
+					}
+				}
+			})
+		}
 		b.Run(fmt.Sprintf("axpy4x8/%d", n), func(b *testing.B) {
 			for b.Loop() {
 				for i := 0; i < n; i += 4 {

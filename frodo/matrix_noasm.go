@@ -14,6 +14,10 @@ import (
 
 func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
 
+func dot8x2(out []uint16, rows []uint16, stride int, st []uint16, n int) {
+	dot8x2Generic(out, rows, stride, st, n)
+}
+
 func axpy4x8(bp []uint16, sp []uint16, rows []uint16, stride, i, n int) {
 	axpy4x8Generic(bp, sp, rows, stride, i, n)
 }
