@@ -65,7 +65,11 @@ type work struct {
 
 var workPool = sync.Pool{New: func() any { return new(work) }}
 
-func getWork() *work  { return workPool.Get().(*work) }
+func getWork() *work {
+	w := workPool.Get().(*work)
+	w.r.npre = 0
+	return w
+}
 func putWork(w *work) { workPool.Put(w) }
 
 // keyGen is FrodoKEM.KeyGen with the randomness seed = s || seedSE || z.
@@ -84,20 +88,23 @@ func (p *ParameterSet) keyGen(dk *DecapsulationKey, seed []byte) {
 	h.Write(z)
 	h.Read(pk[:seedASize])
 
-	// S^T and E from SHAKE(0x5F || seedSE).
+	// S^T and E from SHAKE(0x5F || seedSE), with the first rows of A
+	// made in the SHAKE's free lanes.
+	a := &dk.ek.a
+	a.init(p, pk[:seedASize])
 	st := make([]uint16, nbar*n) // kept in the key
 	w := getWork()
 	defer putWork(w)
 	b := w.bp[:n*nbar] // E, then B
 	h.Reset()
+	a.rideRows(&h, &w.r)
 	h.Write([]byte{domainKeyGen})
 	h.Write(seedSE)
 	p.readSamples(&h, st)
 	p.readSamples(&h, b)
+	w.r.endRide(&h)
 
 	// B = A S + E
-	a := &dk.ek.a
-	a.init(p, pk[:seedASize])
 	p.mulAddASPlusE(b, st, a, &w.r)
 	q1 := p.q1()
 	for i := range b {
@@ -135,18 +142,21 @@ func (ek *EncapsulationKey) encrypt(w *work, h *keccak.SHAKE, ct, k, mu, salt, h
 	h.Read(g2[:p.lenSE+p.lenSec])
 	copy(k, g2[p.lenSE:p.lenSE+p.lenSec])
 
-	// S', E' and E'' from SHAKE(0x96 || seedSE).
+	// S', E' and E'' from SHAKE(0x96 || seedSE), with the first rows of A
+	// made in the SHAKE's free lanes.
 	sp, bp := w.sp[:nbar*n], w.bp[:nbar*n]
 	var epp [nbar * nbar]uint16
 	h.Reset()
 	if hashIn != nil {
 		h.StartSecond(hashIn)
 	}
+	ek.a.rideRows(h, &w.r)
 	h.Write([]byte{domainEncaps})
 	h.Write(g2[:p.lenSE])
 	p.readSamples(h, sp)
 	p.readSamples(h, bp)
 	p.readSamples(h, epp[:])
+	w.r.endRide(h)
 	clear(g2[:])
 
 	// B' = S' A + E'

@@ -313,3 +313,70 @@ func TestReadUint16s(t *testing.T) {
 		}
 	}
 }
+
+// The rows of A made ahead while the error samples are squeezed
+// (rideRows): at each level, for every SHAKE set, an encryption's rows
+// made ahead are rows of A as gen4 makes them, and there are as many as
+// the SHAKE's free lanes had room for: none where the SHAKE does not run
+// in lanes (internal/keccak without its AVX-512 permutation), and none for
+// a key whose A is kept whole.
+func TestRideRows(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
+		for _, p := range ParameterSets() {
+			if p.aes {
+				continue
+			}
+			dk, err := p.GenerateKey()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pre := range []bool{false, true} {
+				key := dk
+				if pre {
+					if key, err = p.NewDecapsulationKey(dk.Bytes()); err != nil {
+						t.Fatal(err)
+					}
+					key.Precompute()
+				}
+				ek := key.EncapsulationKey()
+				w := getWork()
+				var h keccak.SHAKE
+				p.initHash(&h)
+				ct := make([]byte, p.CiphertextSize())
+				var k [maxLenSec]byte
+				mu := make([]byte, p.lenSec+p.lenSalt)
+				ek.encrypt(w, &h, ct, k[:p.lenSec], mu[:p.lenSec], mu[p.lenSec:], nil)
+				got := w.r.npre
+				// The samples take ceil(2 * (2 n n̄ + n̄²) / rate) blocks,
+				// which three lanes share; rows are whole blocks.
+				rate := keccak.Rate128
+				if p.shake256 {
+					rate = keccak.Rate256
+				}
+				blocks := (2*(2*p.n*nbar+nbar*nbar) + rate - 1) / rate
+				rowBlocks := (2*p.n + keccak.Rate128 - 1) / keccak.Rate128
+				want := min(blocks/rowBlocks*3, preRows) &^ 3
+				// Whether a SHAKE runs in lanes is internal/keccak's
+				// level, not this package's: ask a SHAKE.
+				var probe keccak.SHAKE
+				probe.Init128()
+				if !probe.Ride(new(keccak.Rows), nil) || pre {
+					want = 0
+				}
+				if got != want {
+					t.Errorf("%s (A kept: %v): %d rows made ahead, want %d", p.Name(), pre, got, want)
+				}
+				var r rowBuf
+				for i := 0; i < got; i += 4 {
+					ek.a.gen4(i, &r)
+					for m := range 4 {
+						if !slices.Equal(w.r.pre[(i+m)*maxN:][:p.n], r.row(m)[:p.n]) {
+							t.Fatalf("%s: row %d made ahead is not row %d of A", p.Name(), i+m, i+m)
+						}
+					}
+				}
+				putWork(w)
+			}
+		}
+	})
+}

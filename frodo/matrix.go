@@ -54,9 +54,24 @@ func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 	}
 }
 
-// rowBuf holds four rows of A, row k at rows[k*maxN:].
+// preRows is the most rows of A generated ahead (rowBuf.pre): about what
+// three lanes make while the longest stream of error samples is squeezed
+// (FrodoKEM-1344's encapsulation: 318 blocks of SHAKE256, 59 rows of 16
+// blocks).
+const preRows = 60
+
+// rowBuf holds four rows of A, row k at rows[k*maxN:], and the rows
+// generated ahead.
 type rowBuf struct {
 	rows [4 * maxN]uint16
+	// pre holds rows 0..npre-1 of A, row i at pre[i*maxN:], generated
+	// during the squeezing of the error samples in the lanes their SHAKE
+	// leaves free (rideRows); allocated on the first ride. a is the
+	// matrix of the ride in progress, ride its state.
+	pre  *[preRows * maxN]uint16
+	npre int
+	a    *matrixA
+	ride keccak.Rows
 	// bytes is scratch space for SHAKE128 rows where the rows cannot be
 	// squeezed into directly (non-amd64 or purego builds; empty here).
 	//lint:ignore U1000 used by matrix_noasm.go in the other builds
@@ -77,8 +92,57 @@ func (a *matrixA) rows4(i int, r *rowBuf) (rows []uint16, stride int) {
 	if full := a.full.Load(); full != nil {
 		return (*full)[i*n : (i+4)*n], n
 	}
+	if i+4 <= r.npre {
+		return r.pre[i*maxN : (i+4)*maxN], maxN
+	}
 	a.gen4(i, r)
 	return r.rows[:], maxN
+}
+
+// rideRows makes h, a fresh SHAKE about to squeeze the error samples
+// that must all be read before the first row of A is used, generate rows
+// of A from row 0 on in the lanes it leaves free (keccak.SHAKE.Ride),
+// where A comes from SHAKE128 and is not kept whole and the CPU runs the
+// AVX-512 permutation. endRide ends it.
+func (a *matrixA) rideRows(h *keccak.SHAKE, r *rowBuf) {
+	r.npre = 0
+	if a.p.aes || a.full.Load() != nil {
+		return
+	}
+	r.a = a
+	if !h.Ride(&r.ride, r) {
+		r.a = nil
+		return
+	}
+	if r.pre == nil {
+		r.pre = new([preRows * maxN]uint16)
+	}
+}
+
+// endRide ends the ride of rideRows, if any: rows4 then returns the rows
+// made ahead, in groups of four (the rows of a group not complete are
+// made again).
+func (r *rowBuf) endRide(h *keccak.SHAKE) {
+	if r.a != nil {
+		r.npre = h.StopRide() &^ 3
+		r.a = nil
+	}
+}
+
+// RowIn returns the input of row i of the ride's A, LE16(i) || seedA,
+// appended to buf (keccak.RowSource).
+func (r *rowBuf) RowIn(i int, buf []byte) []byte {
+	return append(binary.LittleEndian.AppendUint16(buf, uint16(i)), r.a.seedA[:]...)
+}
+
+// RowOut returns the bytes of row i in pre, or nil past its capacity or
+// the last row (keccak.RowSource).
+func (r *rowBuf) RowOut(i int) []byte {
+	n := r.a.p.n
+	if i >= preRows || i >= n {
+		return nil
+	}
+	return wordBytes(r.pre[i*maxN : i*maxN+n])
 }
 
 // expand generates A whole and keeps it, for later operations to read

@@ -177,6 +177,11 @@ func shakeRowBytes(r *rowBuf, k int, l int) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&r.row(k)[0])), 2*maxN)[:l]
 }
 
+// wordBytes returns the bytes of w, little-endian words in place.
+func wordBytes(w []uint16) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 2*len(w))
+}
+
 // shakeRowsDone has nothing to do: the rows are already words.
 func shakeRowsDone(r *rowBuf, n int) {}
 

@@ -14,6 +14,9 @@ import (
 
 func dot8(out []uint16, row []uint16, st []uint16, n int) { dot8Generic(out, row, st, n) }
 
+// hasVNNI is false: this build has no AVX-512 VNNI product.
+const hasVNNI = false
+
 func dot8x2(out []uint16, rows []uint16, stride int, st []uint16, n int) {
 	dot8x2Generic(out, rows, stride, st, n)
 }
@@ -37,6 +40,10 @@ func readUint16s(h *keccak.SHAKE, out []uint16) { readUint16sGeneric(h, out) }
 
 // shakeRowBytes returns scratch space for SHAKE128 row k, l bytes.
 func shakeRowBytes(r *rowBuf, k int, l int) []byte { return r.bytes[k][:l] }
+
+// wordBytes returns nil: without the AVX-512 permutation no rows are made
+// ahead (matrixA.rideRows), and this build has none.
+func wordBytes(w []uint16) []byte { return nil }
 
 // shakeRowsDone converts the four rows from bytes to words.
 func shakeRowsDone(r *rowBuf, n int) {

@@ -19,7 +19,8 @@ import (
 // A SHAKE can carry a second instance of the same function (StartSecond,
 // SumSecond), which absorbs a long input in another lane during the
 // first one's permutations: FrodoKEM's decapsulation hashes the
-// ciphertext that way while it squeezes the error samples.
+// ciphertext that way while it squeezes the error samples. The lanes it
+// leaves free can run SHAKE128 rows meanwhile (Ride, Rows).
 //
 // A SHAKE must be set up with Init128 or Init256 before use.
 type SHAKE struct {
@@ -43,6 +44,8 @@ type SHAKE struct {
 	parked bool
 	saved  [25]uint64
 	std2   sha3.SHAKE
+
+	rows *Rows // the rows riding in the free lanes (Ride), or nil
 }
 
 // Init128 sets h to a fresh SHAKE128 instance.
@@ -55,7 +58,7 @@ func (h *SHAKE) init(rate int) {
 	h.rate, h.ds = rate, 0x1f
 	h.lanes = x4Level >= cpuid.LevelAVX512 && Accelerated()
 	h.n, h.squeezing = 0, false
-	h.second, h.side = false, nil
+	h.second, h.side, h.rows = false, nil, nil
 	switch {
 	case h.lanes:
 		h.s.Reset(0)
@@ -69,7 +72,7 @@ func (h *SHAKE) init(rate int) {
 // Reset returns h to its state after Init128 or Init256, without a
 // second instance.
 func (h *SHAKE) Reset() {
-	h.second, h.side = false, nil
+	h.second, h.side, h.rows = false, nil, nil
 	if !h.lanes {
 		h.std.Reset()
 		return
@@ -90,6 +93,13 @@ func (h *SHAKE) permute() {
 			h.parked = true
 		}
 	}
+	if r := h.rows; r != nil {
+		first := h.firstFree()
+		r.start(&h.s, first)
+		h.s.Permute()
+		r.squeeze(&h.s, first)
+		return
+	}
 	h.s.Permute()
 }
 
@@ -97,6 +107,9 @@ func (h *SHAKE) permute() {
 // gives it in, the start of its input, which it absorbs during h's
 // permutations. in must not change until SumSecond.
 func (h *SHAKE) StartSecond(in []byte) {
+	if h.rows != nil {
+		panic("keccak: SHAKE.StartSecond during a ride")
+	}
 	h.second = true
 	if !h.lanes {
 		h.std2 = h.std
@@ -114,6 +127,9 @@ func (h *SHAKE) StartSecond(in []byte) {
 func (h *SHAKE) SumSecond(rest, out []byte) {
 	if !h.second {
 		panic("keccak: SHAKE.SumSecond without StartSecond")
+	}
+	if h.rows != nil {
+		panic("keccak: SHAKE.SumSecond during a ride")
 	}
 	h.second = false
 	if !h.lanes {
