@@ -129,3 +129,14 @@ func (s *testRowSource) RowOut(i int) []byte {
 	}
 	return s.out[i]
 }
+
+// FuzzRows is TestRows with the lengths from the fuzzer.
+func FuzzRows(f *testing.F) {
+	f.Add(uint8(0), uint16(1952), uint8(40), uint16(5000), uint64(1))
+	f.Add(uint8(3), uint16(169), uint8(7), uint16(300), uint64(2))
+	f.Fuzz(func(t *testing.T, mode uint8, rowLen uint16, maxRows uint8, streamLen uint16, seed uint64) {
+		rate := []int{Rate128, Rate256}[mode%2]
+		r := rand.New(rand.NewPCG(seed, 9))
+		testRows(t, r, rate, mode&2 != 0, 1+int(rowLen%3000), int(maxRows%64), int(streamLen%10000))
+	})
+}
