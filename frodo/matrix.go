@@ -1,5 +1,7 @@
 package frodo
 
+//go:generate go run -C _asm . -out ../dot_amd64.s -stubs ../dot_stub_amd64.go -pkg frodo
+
 import (
 	"crypto/aes"
 	"crypto/cipher"

@@ -24,16 +24,13 @@ func aesRowVAES512(rk *[176]byte, out *uint16, i uint64, nblocks uint64)
 func dot8AVX2(out *uint16, row *uint16, st *uint16, n uint64)
 
 //go:noescape
-func dot8x2VNNI(out *uint16, rows *uint16, rowStride uint64, st *uint16, n uint64)
-
-//go:noescape
 func sampleAVX2(s *uint16, n uint64, cdf *[cdfMaxSize][16]uint16, m uint64)
 
 //go:noescape
 func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64)
 
 // The dispatch of the amd64 build: each function below runs its assembly
-// twin (matrix_amd64.s) where the package's level (see level) and the CPU
+// twin (matrix_amd64.s, dot_amd64.s) where the package's level (see level) and the CPU
 // allow, else its Go form (the same name with Generic); matrix_noasm.go has
 // the same names, which run the Go forms only.
 
