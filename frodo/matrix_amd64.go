@@ -30,9 +30,9 @@ func sampleAVX2(s *uint16, n uint64, cdf *[cdfMaxSize][16]uint16, m uint64)
 func axpy4x8AVX2(bp *uint16, s *uint16, rows *uint16, n uint64, rowStride uint64)
 
 // The dispatch of the amd64 build: each function below runs its assembly
-// twin (matrix_amd64.s, dot_amd64.s) where the package's level (see level) and the CPU
-// allow, else its Go form (the same name with Generic); matrix_noasm.go has
-// the same names, which run the Go forms only.
+// twin (matrix_amd64.s, dot_amd64.s) where the package's level (see level)
+// and the CPU allow, else its Go form (the same name with Generic);
+// matrix_noasm.go has the same names, which run the Go forms only.
 
 // runLevel is the level operations run at now: level, or generic while a
 // benchmark or another package's test holds cpuid.ForceGeneric.
