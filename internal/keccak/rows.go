@@ -1,13 +1,6 @@
 package keccak
 
-// Rows are SHAKE128 streams, "rows", that a SHAKE computes in the lanes of
-// the AVX-512 four-way permutation it does not use itself, during its own
-// permutations (SHAKE.Ride): the three lanes besides its own, or two while
-// it carries a second instance. FrodoKEM squeezes its long stream of error
-// samples that way while the other lanes generate the first rows of the
-// matrix A, which it can only use once the samples are all read.
-//
-// RowSource says what the rows of a ride are.
+// RowSource says what the rows of a ride (SHAKE.Ride) are.
 type RowSource interface {
 	// RowIn returns the input of row i, shorter than Rate128, appended to
 	// buf, which has room for Rate128 bytes.
@@ -17,6 +10,13 @@ type RowSource interface {
 	RowOut(i int) []byte
 }
 
+// Rows are SHAKE128 streams, "rows", that a SHAKE computes in the lanes of
+// the AVX-512 four-way permutation it does not use itself, during its own
+// permutations (SHAKE.Ride): the three lanes besides its own, or two while
+// it carries a second instance. FrodoKEM squeezes its long stream of error
+// samples that way while the other lanes generate the first rows of the
+// matrix A, which it can only use once the samples are all read.
+//
 // Rows are started in order, row 0 first, as lanes come free; each ends
 // when its output is full. A row still running when the ride stops is
 // left unfinished: Done counts the rows that are complete.
