@@ -164,19 +164,16 @@ func (g *aesGen) rows4(i, n int, r *rowBuf) {
 
 // readUint16s fills out with little-endian 16-bit words read from h:
 // amd64 is little-endian, so h writes the words' bytes in place.
-func readUint16s(h *keccak.SHAKE, out []uint16) {
-	h.Read(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 2*len(out)))
-}
+func readUint16s(h *keccak.SHAKE, out []uint16) { h.Read(wordBytes(out)) }
 
 // shakeRowBytes returns row k of r as l bytes, for SHAKE128 to squeeze
 // into directly: amd64 is little-endian, so the bytes are the row's words.
-func shakeRowBytes(r *rowBuf, k int, l int) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(&r.row(k)[0])), 2*maxN)[:l]
-}
+func shakeRowBytes(r *rowBuf, k int, l int) []byte { return wordBytes(r.row(k))[:l] }
 
-// wordBytes returns the bytes of w, little-endian words in place.
+// wordBytes returns the bytes of w, little-endian words in place (amd64
+// is little-endian).
 func wordBytes(w []uint16) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 2*len(w))
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 2*len(w))
 }
 
 // shakeRowsDone has nothing to do: the rows are already words.

@@ -10,7 +10,8 @@ import (
 )
 
 // pending are the files an interrupted run removes: the temporary files
-// being written and the outputs it created (see [outputs.write]). Every change to them, and to the set, happens under
+// being written and the outputs it created (see [outputs.write]). Every
+// change to them, and to the set, happens under
 // the lock, which the interrupt takes and keeps until the process exits:
 // no file appears after the interrupt has removed the others.
 var pending = struct {

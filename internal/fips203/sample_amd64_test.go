@@ -58,12 +58,18 @@ func rejInput(rng *rand.ChaCha8, r *rand.Rand, trial int) []byte {
 	return b
 }
 
-// FuzzRejUniformAVX2 compares the AVX2 rejection sampling with the Go loop
-// on arbitrary bytes from an arbitrary starting count.
-func FuzzRejUniformAVX2(f *testing.F) {
+// addRejSeeds adds the rejection-sampling fuzz targets' seeds: all
+// zeros; 4095 (rejected) beside 207; q-1 (accepted) beside q (rejected).
+func addRejSeeds(f *testing.F) {
 	f.Add(make([]byte, 504), uint8(0))
 	f.Add(bytes.Repeat([]byte{0xff, 0xff, 0x0c}, 100), uint8(200))
 	f.Add(bytes.Repeat([]byte{0x00, 0x1d, 0xd0}, 168), uint8(17))
+}
+
+// FuzzRejUniformAVX2 compares the AVX2 rejection sampling with the Go loop
+// on arbitrary bytes from an arbitrary starting count.
+func FuzzRejUniformAVX2(f *testing.F) {
+	addRejSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte, k0 uint8) {
 		requireAVX2(t)
 		b = b[:len(b)/3*3]
@@ -147,9 +153,7 @@ func TestRejUniformAVX512(t *testing.T) {
 // loop on arbitrary bytes from an arbitrary starting count, and the
 // dispatching rejectionSample at the avx512 level as a whole.
 func FuzzRejUniformAVX512(f *testing.F) {
-	f.Add(make([]byte, 504), uint8(0))
-	f.Add(bytes.Repeat([]byte{0xff, 0xff, 0x0c}, 100), uint8(200))
-	f.Add(bytes.Repeat([]byte{0x00, 0x1d, 0xd0}, 168), uint8(17))
+	addRejSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte, k0 uint8) {
 		requireVBMI2(t)
 		b = b[:len(b)/3*3]

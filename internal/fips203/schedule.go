@@ -238,7 +238,7 @@ func (s *lanesSchedule) step(a []nttElement) {
 			s.st.Start(j, keccak.Rate256, 0x1f, seed[:33])
 			s.blocks[j] = 0
 		case laneG:
-			s.st.Start(j, rateSHA3512, 0x06, s.gIn[:])
+			s.st.Start(j, keccak.Rate512, 0x06, s.gIn[:])
 		}
 	}
 
@@ -312,9 +312,6 @@ func (s *lanesSchedule) step(a []nttElement) {
 		}
 	}
 }
-
-// rateSHA3512 is the rate of SHA3-512 in bytes, 200 - 2*64 (FIPS 202).
-const rateSHA3512 = 72
 
 // keyGenX4 is K-PKE.KeyGen (FIPS 203, Algorithm 13) from rho and sigma
 // (its lines 1 and 2 done by the caller), together with the H(ek) of

@@ -53,10 +53,11 @@ package keccak
 import "github.com/pqkem/pqkem/internal/cpuid"
 
 // Rates in bytes: SHAKE128 absorbs and squeezes 168 bytes per permutation,
-// SHAKE256 136.
+// SHAKE256 and SHA3-256 136, SHA3-512 72 (200 - 2*64, FIPS 202).
 const (
 	Rate128 = 168
 	Rate256 = 136
+	Rate512 = 72
 )
 
 // x4Level is the level X4 and Lanes use: the fastest the CPU and build
@@ -66,6 +67,11 @@ const (
 // keccakF1600x4AVX2, avx512 keccakF1600x4AVX512. It is read on every
 // permutation, and tests set it only while nothing else runs.
 var x4Level = cpuid.Max()
+
+// singleInLane reports whether a single sponge (SHAKE, Sum512) runs in a
+// lane of the four-way permutation rather than in crypto/sha3: with the
+// AVX-512 permutation, which takes less time than crypto/sha3's.
+func singleInLane() bool { return x4Level >= cpuid.LevelAVX512 && Accelerated() }
 
 // Accelerated reports whether X4 runs a four-way assembly permutation (and
 // so costs about one single-state permutation per block for four), rather

@@ -1,10 +1,6 @@
 package keccak
 
-import (
-	"crypto/sha3"
-
-	"github.com/pqkem/pqkem/internal/cpuid"
-)
+import "crypto/sha3"
 
 // SHAKE is one SHAKE128 or SHAKE256 instance (FIPS 202, section 6.2) with
 // the Write, Read and Reset of crypto/sha3.SHAKE, for long single streams
@@ -56,7 +52,7 @@ func (h *SHAKE) Init256() { h.init(Rate256) }
 
 func (h *SHAKE) init(rate int) {
 	h.rate, h.ds = rate, 0x1f
-	h.lanes = x4Level >= cpuid.LevelAVX512 && Accelerated()
+	h.lanes = singleInLane()
 	h.n, h.squeezing = 0, false
 	h.second, h.side, h.rows = false, nil, nil
 	switch {

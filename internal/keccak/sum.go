@@ -1,13 +1,6 @@
 package keccak
 
-import (
-	"crypto/sha3"
-
-	"github.com/pqkem/pqkem/internal/cpuid"
-)
-
-// rateSHA3512 is the rate of SHA3-512 in bytes, 200 - 2*64 (FIPS 202).
-const rateSHA3512 = 72
+import "crypto/sha3"
 
 // Sum512 returns SHA3-512(in) (FIPS 202), the hash G of ML-KEM (FIPS 203,
 // equation 4.5), which hashes 33 or 64 bytes: one block.
@@ -19,7 +12,7 @@ const rateSHA3512 = 72
 // Zen 4). Otherwise, and for longer inputs, Sum512 is crypto/sha3's.
 func Sum512(in []byte) [64]byte {
 	// The length of in is public: G's inputs have fixed lengths.
-	if x4Level < cpuid.LevelAVX512 || !Accelerated() || len(in) >= rateSHA3512 {
+	if !singleInLane() || len(in) >= Rate512 {
 		return sha3.Sum512(in)
 	}
 	return sum512Lane(in)
@@ -29,7 +22,7 @@ func Sum512(in []byte) [64]byte {
 // of less than a block.
 func sum512Lane(in []byte) [64]byte {
 	var s Lanes
-	s.Start(0, rateSHA3512, 0x06, in)
+	s.Start(0, Rate512, 0x06, in)
 	s.Permute()
 	var out [64]byte
 	s.Read(0, out[:])

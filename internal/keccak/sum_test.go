@@ -10,7 +10,7 @@ import (
 // one-block lengths (the lane of the four-way permutation) and beyond.
 func TestSum512(t *testing.T) {
 	paths(t, func(t *testing.T) {
-		in := make([]byte, 3*rateSHA3512)
+		in := make([]byte, 3*Rate512)
 		for i := range in {
 			in[i] = byte(i*7 + 3)
 		}
