@@ -226,16 +226,13 @@ func (s *lanesSchedule) step(a []nttElement) {
 		job := s.queue[s.head]
 		s.head++
 		s.lane[j] = job
-		var seed [34]byte
 		switch job.kind {
 		case laneMatrix:
-			copy(seed[:], s.rho[:])
-			seed[32], seed[33] = job.x, job.y
-			s.st.Start(j, keccak.Rate128, 0x1f, seed[:])
+			// XOF(rho, x, y) = SHAKE128(rho || x || y)
+			s.st.StartSeed(j, keccak.Rate128, 0x1f, &s.rho, uint64(job.x)|uint64(job.y)<<8, 2)
 		case laneNoise:
-			copy(seed[:], s.sigma[:])
-			seed[32] = job.index
-			s.st.Start(j, keccak.Rate256, 0x1f, seed[:33])
+			// PRF(sigma, N) = SHAKE256(sigma || N)
+			s.st.StartSeed(j, keccak.Rate256, 0x1f, &s.sigma, uint64(job.index), 1)
 			s.blocks[j] = 0
 		case laneG:
 			s.st.Start(j, keccak.Rate512, 0x06, s.gIn[:])

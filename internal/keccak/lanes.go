@@ -32,6 +32,15 @@ func (s *Lanes) Reset(j int) {
 // the start of a partial one.
 func (s *Lanes) XOR(j int, b []byte) {
 	j &= 3
+	if len(b) == Rate256 {
+		// A whole SHA3-256 block, the hash of ML-KEM's encapsulation
+		// key: fixed sizes drop the bounds checks.
+		w, b := (*[Rate256 / 8][4]uint64)(s.a[:Rate256/8]), (*[Rate256]byte)(b)
+		for i := range w {
+			w[i][j] ^= binary.LittleEndian.Uint64(b[8*i:])
+		}
+		return
+	}
 	w := s.a[:len(b)/8]
 	for i := range w {
 		w[i][j] ^= binary.LittleEndian.Uint64(b[8*i:])
@@ -71,6 +80,44 @@ func (s *Lanes) Start(j, rate int, ds byte, in []byte) {
 		s.a[i][j] = 0
 	}
 	s.a[(rate/8-1)%25][j] ^= 0x80 << 56
+}
+
+// StartSeed is Start with the input seed || suffix, where suffix holds
+// the n < 8 bytes that follow the seed: the 34-byte XOF(rho, j, i) and
+// 33-byte PRF(sigma, N) inputs of FIPS 203 (n = 2 and 1). Written without
+// loops, it takes about a third of Start's time, which ML-KEM's schedules
+// spend on every matrix entry and noise polynomial.
+func (s *Lanes) StartSeed(j, rate int, ds byte, seed *[32]byte, suffix uint64, n int) {
+	j &= 3
+	n &= 7
+	a := &s.a
+	a[0][j] = binary.LittleEndian.Uint64(seed[0:])
+	a[1][j] = binary.LittleEndian.Uint64(seed[8:])
+	a[2][j] = binary.LittleEndian.Uint64(seed[16:])
+	a[3][j] = binary.LittleEndian.Uint64(seed[24:])
+	a[4][j] = suffix&(1<<(8*n)-1) | uint64(ds)<<(8*n)
+	a[5][j] = 0
+	a[6][j] = 0
+	a[7][j] = 0
+	a[8][j] = 0
+	a[9][j] = 0
+	a[10][j] = 0
+	a[11][j] = 0
+	a[12][j] = 0
+	a[13][j] = 0
+	a[14][j] = 0
+	a[15][j] = 0
+	a[16][j] = 0
+	a[17][j] = 0
+	a[18][j] = 0
+	a[19][j] = 0
+	a[20][j] = 0
+	a[21][j] = 0
+	a[22][j] = 0
+	a[23][j] = 0
+	a[24][j] = 0
+	// Every rate ends after word 4 (Rate512, the smallest, at word 8).
+	a[(rate/8-1)%25][j] ^= 0x80 << 56
 }
 
 // Read copies the first len(out) bytes of lane j to out: after a

@@ -3,6 +3,7 @@ package keccak
 import (
 	"bytes"
 	"crypto/sha3"
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 )
@@ -178,6 +179,65 @@ func testLanesStart(t *testing.T) {
 			s.Read(j, got)
 			if want := c.hash(in[:l]); !bytes.Equal(got, want) {
 				t.Fatalf("rate %d ds %#x, %d bytes: got %x, want %x", c.rate, c.ds, l, got, want)
+			}
+		}
+	}
+}
+
+// TestLanesStartSeed checks StartSeed against crypto/sha3 for every suffix
+// length, every rate and domain byte, on lanes that held something else,
+// and that suffix bits above its n bytes are ignored.
+func TestLanesStartSeed(t *testing.T) { paths(t, testLanesStartSeed) }
+
+func testLanesStartSeed(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct {
+		rate int
+		ds   byte
+		hash func([]byte) []byte
+	}{
+		{Rate128, 0x1f, func(b []byte) []byte {
+			h := sha3.NewSHAKE128()
+			h.Write(b)
+			o := make([]byte, Rate128)
+			h.Read(o)
+			return o
+		}},
+		{Rate256, 0x1f, func(b []byte) []byte {
+			h := sha3.NewSHAKE256()
+			h.Write(b)
+			o := make([]byte, Rate256)
+			h.Read(o)
+			return o
+		}},
+		{Rate256, 0x06, func(b []byte) []byte { o := sha3.Sum256(b); return o[:] }},
+		{Rate512, 0x06, func(b []byte) []byte { o := sha3.Sum512(b); return o[:] }},
+	} {
+		for n := range 8 {
+			var s Lanes
+			for i := range s.a {
+				for j := range s.a[i] {
+					s.a[i][j] = r.Uint64()
+				}
+			}
+			var seeds [4][32]byte
+			var suffixes [4]uint64
+			for j := range 4 {
+				for i := range seeds[j] {
+					seeds[j][i] = byte(r.Uint32())
+				}
+				suffixes[j] = r.Uint64() // the bytes above n must not count
+				s.StartSeed(j, c.rate, c.ds, &seeds[j], suffixes[j], n)
+			}
+			s.Permute()
+			for j := range 4 {
+				in := append(seeds[j][:], binary.LittleEndian.AppendUint64(nil, suffixes[j])[:n]...)
+				want := c.hash(in)
+				got := make([]byte, len(want))
+				s.Read(j, got)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("rate %d ds %#x, lane %d, suffix of %d bytes: got %x, want %x", c.rate, c.ds, j, n, got, want)
+				}
 			}
 		}
 	}
