@@ -12,6 +12,7 @@
 //	pages serve web pages over PQNoise and crypto/tls with net/http, as Table 5 of the Frodo paper
 //	flood measure how a running pqkem serve holds up under idle sockets and a handshake flood
 //	ct    test on this machine that secret-dependent operations run in constant time
+//	peers run the C peers' harness several times and make its tables
 //	help  show help for pqkem-bench or for one command
 //
 // Run `pqkem-bench help` for the list of commands, and `pqkem-bench help
@@ -49,6 +50,7 @@ var program = &cli.Program{
 		cmdPages,
 		cmdFlood,
 		cmdCT,
+		cmdPeers,
 	},
 }
 
