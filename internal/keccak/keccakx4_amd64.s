@@ -858,7 +858,8 @@ loop512:
 
 	// rho and pi (Algorithms 2 and 3): rotate each lane into the
 	// register of the lane pi moves it to, the last one into a free
-	// register.
+	// register; chi (Algorithm 4) of each plane as soon as its five
+	// lanes are written.
 	VPROLQ  $0x2c, Y6, Y25
 	VPROLQ  $0x14, Y9, Y6
 	VPROLQ  $0x3d, Y22, Y9
@@ -874,63 +875,63 @@ loop512:
 	VPROLQ  $0x0e, Y24, Y4
 	VPROLQ  $0x02, Y21, Y24
 	VPROLQ  $0x37, Y8, Y21
-	VPROLQ  $0x2d, Y16, Y8
-	VPROLQ  $0x24, Y5, Y16
-	VPROLQ  $0x1c, Y3, Y5
-	VPROLQ  $0x15, Y18, Y3
-	VPROLQ  $0x0f, Y17, Y18
-	VPROLQ  $0x0a, Y11, Y17
-	VPROLQ  $0x06, Y7, Y11
-	VPROLQ  $0x03, Y10, Y7
-	VPROLQ  $0x01, Y1, Y10
-
-	// chi (Algorithm 4): plane 0
-	VMOVDQA64  Y0, Y1
-	VMOVDQA64  Y25, Y26
-	VPTERNLOGQ $0xd2, Y2, Y25, Y0
-	VPTERNLOGQ $0xd2, Y3, Y2, Y25
-	VPTERNLOGQ $0xd2, Y4, Y3, Y2
-	VPTERNLOGQ $0xd2, Y1, Y4, Y3
-	VPTERNLOGQ $0xd2, Y26, Y1, Y4
-
-	// iota (Algorithm 6)
-	VPXORQ.BCST (CX), Y0, Y0
-
-	// chi (Algorithm 4): plane 1
-	VMOVDQA64  Y5, Y1
-	VMOVDQA64  Y6, Y26
-	VPTERNLOGQ $0xd2, Y7, Y6, Y5
-	VPTERNLOGQ $0xd2, Y8, Y7, Y6
-	VPTERNLOGQ $0xd2, Y9, Y8, Y7
-	VPTERNLOGQ $0xd2, Y1, Y9, Y8
-	VPTERNLOGQ $0xd2, Y26, Y1, Y9
-
-	// chi (Algorithm 4): plane 2
-	VMOVDQA64  Y10, Y1
-	VMOVDQA64  Y11, Y26
-	VPTERNLOGQ $0xd2, Y12, Y11, Y10
-	VPTERNLOGQ $0xd2, Y13, Y12, Y11
-	VPTERNLOGQ $0xd2, Y14, Y13, Y12
-	VPTERNLOGQ $0xd2, Y1, Y14, Y13
-	VPTERNLOGQ $0xd2, Y26, Y1, Y14
-
-	// chi (Algorithm 4): plane 3
-	VMOVDQA64  Y15, Y1
-	VMOVDQA64  Y16, Y26
-	VPTERNLOGQ $0xd2, Y17, Y16, Y15
-	VPTERNLOGQ $0xd2, Y18, Y17, Y16
-	VPTERNLOGQ $0xd2, Y19, Y18, Y17
-	VPTERNLOGQ $0xd2, Y1, Y19, Y18
-	VPTERNLOGQ $0xd2, Y26, Y1, Y19
 
 	// chi (Algorithm 4): plane 4
-	VMOVDQA64  Y20, Y1
-	VMOVDQA64  Y21, Y26
+	VMOVDQA64  Y20, Y26
+	VMOVDQA64  Y21, Y27
 	VPTERNLOGQ $0xd2, Y22, Y21, Y20
 	VPTERNLOGQ $0xd2, Y23, Y22, Y21
 	VPTERNLOGQ $0xd2, Y24, Y23, Y22
-	VPTERNLOGQ $0xd2, Y1, Y24, Y23
-	VPTERNLOGQ $0xd2, Y26, Y1, Y24
+	VPTERNLOGQ $0xd2, Y26, Y24, Y23
+	VPTERNLOGQ $0xd2, Y27, Y26, Y24
+	VPROLQ     $0x2d, Y16, Y8
+	VPROLQ     $0x24, Y5, Y16
+	VPROLQ     $0x1c, Y3, Y5
+	VPROLQ     $0x15, Y18, Y3
+	VPROLQ     $0x0f, Y17, Y18
+	VPROLQ     $0x0a, Y11, Y17
+
+	// chi (Algorithm 4): plane 3
+	VMOVDQA64  Y15, Y26
+	VMOVDQA64  Y16, Y27
+	VPTERNLOGQ $0xd2, Y17, Y16, Y15
+	VPTERNLOGQ $0xd2, Y18, Y17, Y16
+	VPTERNLOGQ $0xd2, Y19, Y18, Y17
+	VPTERNLOGQ $0xd2, Y26, Y19, Y18
+	VPTERNLOGQ $0xd2, Y27, Y26, Y19
+	VPROLQ     $0x06, Y7, Y11
+	VPROLQ     $0x03, Y10, Y7
+
+	// chi (Algorithm 4): plane 1
+	VMOVDQA64  Y5, Y26
+	VMOVDQA64  Y6, Y27
+	VPTERNLOGQ $0xd2, Y7, Y6, Y5
+	VPTERNLOGQ $0xd2, Y8, Y7, Y6
+	VPTERNLOGQ $0xd2, Y9, Y8, Y7
+	VPTERNLOGQ $0xd2, Y26, Y9, Y8
+	VPTERNLOGQ $0xd2, Y27, Y26, Y9
+	VPROLQ     $0x01, Y1, Y10
+
+	// chi (Algorithm 4): plane 2
+	VMOVDQA64  Y10, Y26
+	VMOVDQA64  Y11, Y27
+	VPTERNLOGQ $0xd2, Y12, Y11, Y10
+	VPTERNLOGQ $0xd2, Y13, Y12, Y11
+	VPTERNLOGQ $0xd2, Y14, Y13, Y12
+	VPTERNLOGQ $0xd2, Y26, Y14, Y13
+	VPTERNLOGQ $0xd2, Y27, Y26, Y14
+
+	// chi (Algorithm 4): plane 0
+	VMOVDQA64  Y0, Y26
+	VMOVDQA64  Y25, Y27
+	VPTERNLOGQ $0xd2, Y2, Y25, Y0
+	VPTERNLOGQ $0xd2, Y3, Y2, Y25
+	VPTERNLOGQ $0xd2, Y4, Y3, Y2
+	VPTERNLOGQ $0xd2, Y26, Y4, Y3
+	VPTERNLOGQ $0xd2, Y27, Y26, Y4
+
+	// iota (Algorithm 6)
+	VPXORQ.BCST (CX), Y0, Y0
 
 	// theta: C[x] = A[x, 0] ^ ... ^ A[x, 4] (FIPS 202, Algorithm 1)
 	VMOVDQA64  Y0, Y1
@@ -983,7 +984,8 @@ loop512:
 
 	// rho and pi (Algorithms 2 and 3): rotate each lane into the
 	// register of the lane pi moves it to, the last one into a free
-	// register.
+	// register; chi (Algorithm 4) of each plane as soon as its five
+	// lanes are written.
 	VPROLQ  $0x2c, Y6, Y1
 	VPROLQ  $0x14, Y9, Y6
 	VPROLQ  $0x3d, Y22, Y9
@@ -999,66 +1001,66 @@ loop512:
 	VPROLQ  $0x0e, Y24, Y4
 	VPROLQ  $0x02, Y21, Y24
 	VPROLQ  $0x37, Y8, Y21
-	VPROLQ  $0x2d, Y16, Y8
-	VPROLQ  $0x24, Y5, Y16
-	VPROLQ  $0x1c, Y3, Y5
-	VPROLQ  $0x15, Y18, Y3
-	VPROLQ  $0x0f, Y17, Y18
-	VPROLQ  $0x0a, Y11, Y17
-	VPROLQ  $0x06, Y7, Y11
-	VPROLQ  $0x03, Y10, Y7
-	VPROLQ  $0x01, Y25, Y10
-
-	// chi (Algorithm 4): plane 0
-	VMOVDQA64  Y0, Y25
-	VMOVDQA64  Y1, Y26
-	VPTERNLOGQ $0xd2, Y2, Y1, Y0
-	VPTERNLOGQ $0xd2, Y3, Y2, Y1
-	VPTERNLOGQ $0xd2, Y4, Y3, Y2
-	VPTERNLOGQ $0xd2, Y25, Y4, Y3
-	VPTERNLOGQ $0xd2, Y26, Y25, Y4
-
-	// iota (Algorithm 6)
-	VPXORQ.BCST 32(CX), Y0, Y0
-
-	// chi (Algorithm 4): plane 1
-	VMOVDQA64  Y5, Y25
-	VMOVDQA64  Y6, Y26
-	VPTERNLOGQ $0xd2, Y7, Y6, Y5
-	VPTERNLOGQ $0xd2, Y8, Y7, Y6
-	VPTERNLOGQ $0xd2, Y9, Y8, Y7
-	VPTERNLOGQ $0xd2, Y25, Y9, Y8
-	VPTERNLOGQ $0xd2, Y26, Y25, Y9
-
-	// chi (Algorithm 4): plane 2
-	VMOVDQA64  Y10, Y25
-	VMOVDQA64  Y11, Y26
-	VPTERNLOGQ $0xd2, Y12, Y11, Y10
-	VPTERNLOGQ $0xd2, Y13, Y12, Y11
-	VPTERNLOGQ $0xd2, Y14, Y13, Y12
-	VPTERNLOGQ $0xd2, Y25, Y14, Y13
-	VPTERNLOGQ $0xd2, Y26, Y25, Y14
-
-	// chi (Algorithm 4): plane 3
-	VMOVDQA64  Y15, Y25
-	VMOVDQA64  Y16, Y26
-	VPTERNLOGQ $0xd2, Y17, Y16, Y15
-	VPTERNLOGQ $0xd2, Y18, Y17, Y16
-	VPTERNLOGQ $0xd2, Y19, Y18, Y17
-	VPTERNLOGQ $0xd2, Y25, Y19, Y18
-	VPTERNLOGQ $0xd2, Y26, Y25, Y19
 
 	// chi (Algorithm 4): plane 4
-	VMOVDQA64  Y20, Y25
-	VMOVDQA64  Y21, Y26
+	VMOVDQA64  Y20, Y26
+	VMOVDQA64  Y21, Y27
 	VPTERNLOGQ $0xd2, Y22, Y21, Y20
 	VPTERNLOGQ $0xd2, Y23, Y22, Y21
 	VPTERNLOGQ $0xd2, Y24, Y23, Y22
-	VPTERNLOGQ $0xd2, Y25, Y24, Y23
-	VPTERNLOGQ $0xd2, Y26, Y25, Y24
-	ADDQ       $0x40, CX
-	CMPQ       CX, DX
-	JNE        loop512
+	VPTERNLOGQ $0xd2, Y26, Y24, Y23
+	VPTERNLOGQ $0xd2, Y27, Y26, Y24
+	VPROLQ     $0x2d, Y16, Y8
+	VPROLQ     $0x24, Y5, Y16
+	VPROLQ     $0x1c, Y3, Y5
+	VPROLQ     $0x15, Y18, Y3
+	VPROLQ     $0x0f, Y17, Y18
+	VPROLQ     $0x0a, Y11, Y17
+
+	// chi (Algorithm 4): plane 3
+	VMOVDQA64  Y15, Y26
+	VMOVDQA64  Y16, Y27
+	VPTERNLOGQ $0xd2, Y17, Y16, Y15
+	VPTERNLOGQ $0xd2, Y18, Y17, Y16
+	VPTERNLOGQ $0xd2, Y19, Y18, Y17
+	VPTERNLOGQ $0xd2, Y26, Y19, Y18
+	VPTERNLOGQ $0xd2, Y27, Y26, Y19
+	VPROLQ     $0x06, Y7, Y11
+	VPROLQ     $0x03, Y10, Y7
+
+	// chi (Algorithm 4): plane 1
+	VMOVDQA64  Y5, Y26
+	VMOVDQA64  Y6, Y27
+	VPTERNLOGQ $0xd2, Y7, Y6, Y5
+	VPTERNLOGQ $0xd2, Y8, Y7, Y6
+	VPTERNLOGQ $0xd2, Y9, Y8, Y7
+	VPTERNLOGQ $0xd2, Y26, Y9, Y8
+	VPTERNLOGQ $0xd2, Y27, Y26, Y9
+	VPROLQ     $0x01, Y25, Y10
+
+	// chi (Algorithm 4): plane 2
+	VMOVDQA64  Y10, Y26
+	VMOVDQA64  Y11, Y27
+	VPTERNLOGQ $0xd2, Y12, Y11, Y10
+	VPTERNLOGQ $0xd2, Y13, Y12, Y11
+	VPTERNLOGQ $0xd2, Y14, Y13, Y12
+	VPTERNLOGQ $0xd2, Y26, Y14, Y13
+	VPTERNLOGQ $0xd2, Y27, Y26, Y14
+
+	// chi (Algorithm 4): plane 0
+	VMOVDQA64  Y0, Y26
+	VMOVDQA64  Y1, Y27
+	VPTERNLOGQ $0xd2, Y2, Y1, Y0
+	VPTERNLOGQ $0xd2, Y3, Y2, Y1
+	VPTERNLOGQ $0xd2, Y4, Y3, Y2
+	VPTERNLOGQ $0xd2, Y26, Y4, Y3
+	VPTERNLOGQ $0xd2, Y27, Y26, Y4
+
+	// iota (Algorithm 6)
+	VPXORQ.BCST 32(CX), Y0, Y0
+	ADDQ        $0x40, CX
+	CMPQ        CX, DX
+	JNE         loop512
 
 	// Store the state.
 	VMOVDQU64 Y0, (AX)
