@@ -21,8 +21,10 @@ func keccakF1600x4AVX2(a *[25][4]uint64)
 // registers for all 24 rounds, VPROLQ rotates (VPSHUFB the two lanes
 // rotated by 8 and 56 bits, which takes them off the rotate pipes;
 // EVEX VPSHUFB needs AVX-512BW), and VPTERNLOGQ does chi and the
-// three-input XORs of theta. pi is a renaming of registers, undone
-// every second round.
+// three-input XORs of theta. pi is a renaming of registers: rho
+// writes each lane to a free register, plane by plane, and chi of a
+// plane follows its five rotations; moves after every second round
+// put the lanes back in their registers.
 //
 //go:noescape
 func keccakF1600x4AVX512(a *[25][4]uint64)
