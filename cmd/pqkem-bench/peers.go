@@ -307,15 +307,21 @@ var opNames = strings.NewReplacer(" encaps", " encapsulate", " decaps", " decaps
 func (p *peerRuns) tables() []peersTable {
 	var ts []peersTable
 
+	// header is first, then a column of each name at each level.
+	header := func(first string, names ...string) []string {
+		h := []string{first}
+		for _, n := range names {
+			for _, cpu := range p.cpus {
+				h = append(h, n+", "+cpu)
+			}
+		}
+		return h
+	}
+
 	// pqkem's time over the C's, bytes in and with parsed keys.
 	t := peersTable{
 		title:  "ML-KEM against mlkem-native's AVX2 C (pqkem's time over the C's: below 1 is faster):",
-		header: []string{"ML-KEM"},
-	}
-	for _, shape := range []string{"bytes in", "parsed keys"} {
-		for _, cpu := range p.cpus {
-			t.header = append(t.header, shape+", "+cpu)
-		}
+		header: header("ML-KEM", "bytes in", "parsed keys"),
 	}
 	for _, g := range p.groups("cbytes") {
 		row := []string{opNames.Replace(g)}
@@ -329,15 +335,10 @@ func (p *peerRuns) tables() []peersTable {
 	ts = append(ts, t)
 
 	// How many times faster pqkem is than each Go implementation.
+	goImpls := []struct{ impl, name string }{{"std", "`crypto/mlkem`"}, {"gmsm", "gmsm"}, {"circl", "CIRCL"}}
 	t = peersTable{
 		title:  "ML-KEM with parsed keys: how many times faster pqkem is than each Go implementation (crypto/mlkem has no ML-KEM-512):",
-		header: []string{"ML-KEM, parsed keys"},
-	}
-	goImpls := []struct{ impl, name string }{{"std", "`crypto/mlkem`"}, {"gmsm", "gmsm"}, {"circl", "CIRCL"}}
-	for _, im := range goImpls {
-		for _, cpu := range p.cpus {
-			t.header = append(t.header, im.name+", "+cpu)
-		}
+		header: header("ML-KEM, parsed keys", goImpls[0].name, goImpls[1].name, goImpls[2].name),
 	}
 	for _, g := range p.groups("kem") {
 		row := []string{opNames.Replace(g)}
@@ -353,12 +354,7 @@ func (p *peerRuns) tables() []peersTable {
 	// pqkem's time over LWEKE's; key generation has one shape.
 	t = peersTable{
 		title:  "FrodoKEM against PQCrypto-LWEKE (pqkem's time over the C's: the AES sets against its OpenSSL AES build, the SHAKE sets against its SHAKE128 build; key generation has one shape):",
-		header: []string{"FrodoKEM"},
-	}
-	for _, shape := range []string{"bytes in", "parsed keys"} {
-		for _, cpu := range p.cpus {
-			t.header = append(t.header, shape+", "+cpu)
-		}
+		header: header("FrodoKEM", "bytes in", "parsed keys"),
 	}
 	for _, g := range p.groups("cfrodo") {
 		row := []string{opNames.Replace(g)}

@@ -125,6 +125,19 @@ func testLanes(t *testing.T) {
 	}
 }
 
+// spongeCases are the sponges Lanes runs, each with crypto/sha3's first n
+// bytes of output (at most the digest for SHA3-256 and SHA3-512).
+var spongeCases = []struct {
+	rate int
+	ds   byte
+	sum  func(in []byte, n int) []byte
+}{
+	{Rate128, 0x1f, sha3.SumSHAKE128},
+	{Rate256, 0x1f, sha3.SumSHAKE256},
+	{Rate256, 0x06, func(b []byte, n int) []byte { o := sha3.Sum256(b); return o[:min(n, len(o))] }},
+	{Rate512, 0x06, func(b []byte, n int) []byte { o := sha3.Sum512(b); return o[:min(n, len(o))] }},
+}
+
 // TestLanesStart checks that Start is Reset, XOR and Pad for a short input,
 // and that Read of a partial word takes the right bytes.
 func TestLanesStart(t *testing.T) { paths(t, testLanesStart) }
@@ -156,16 +169,7 @@ func testLanesStart(t *testing.T) {
 	for i := range in {
 		in[i] = byte(r.Uint32())
 	}
-	for _, c := range []struct {
-		rate int
-		ds   byte
-		hash func([]byte) []byte
-	}{
-		{Rate128, 0x1f, func(b []byte) []byte { h := sha3.NewSHAKE128(); h.Write(b); o := make([]byte, 32); h.Read(o); return o }},
-		{Rate256, 0x1f, func(b []byte) []byte { h := sha3.NewSHAKE256(); h.Write(b); o := make([]byte, 32); h.Read(o); return o }},
-		{Rate256, 0x06, func(b []byte) []byte { o := sha3.Sum256(b); return o[:] }},
-		{72, 0x06, func(b []byte) []byte { o := sha3.Sum512(b); return o[:32] }},
-	} {
+	for _, c := range spongeCases {
 		for l := 0; l < c.rate; l++ {
 			for i := range s.a {
 				for j := range s.a[i] {
@@ -177,7 +181,7 @@ func testLanesStart(t *testing.T) {
 			s.Permute()
 			got := make([]byte, 32)
 			s.Read(j, got)
-			if want := c.hash(in[:l]); !bytes.Equal(got, want) {
+			if want := c.sum(in[:l], 32); !bytes.Equal(got, want) {
 				t.Fatalf("rate %d ds %#x, %d bytes: got %x, want %x", c.rate, c.ds, l, got, want)
 			}
 		}
@@ -191,28 +195,7 @@ func TestLanesStartSeed(t *testing.T) { paths(t, testLanesStartSeed) }
 
 func testLanesStartSeed(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, c := range []struct {
-		rate int
-		ds   byte
-		hash func([]byte) []byte
-	}{
-		{Rate128, 0x1f, func(b []byte) []byte {
-			h := sha3.NewSHAKE128()
-			h.Write(b)
-			o := make([]byte, Rate128)
-			h.Read(o)
-			return o
-		}},
-		{Rate256, 0x1f, func(b []byte) []byte {
-			h := sha3.NewSHAKE256()
-			h.Write(b)
-			o := make([]byte, Rate256)
-			h.Read(o)
-			return o
-		}},
-		{Rate256, 0x06, func(b []byte) []byte { o := sha3.Sum256(b); return o[:] }},
-		{Rate512, 0x06, func(b []byte) []byte { o := sha3.Sum512(b); return o[:] }},
-	} {
+	for _, c := range spongeCases {
 		for n := range 8 {
 			var s Lanes
 			for i := range s.a {
@@ -232,7 +215,7 @@ func testLanesStartSeed(t *testing.T) {
 			s.Permute()
 			for j := range 4 {
 				in := append(seeds[j][:], binary.LittleEndian.AppendUint64(nil, suffixes[j])[:n]...)
-				want := c.hash(in)
+				want := c.sum(in, c.rate)
 				got := make([]byte, len(want))
 				s.Read(j, got)
 				if !bytes.Equal(got, want) {
