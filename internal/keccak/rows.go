@@ -77,11 +77,11 @@ func (r *Rows) squeeze(s *Lanes, first int) {
 	}
 }
 
-// Ride makes h compute the rows src describes, with r as their state, in its free lanes during its
-// permutations, from the next one on, until StopRide. It returns false,
-// and computes nothing, where h does not run in lanes (without the AVX-512
-// permutation). h must not carry a second instance it starts after Ride,
-// nor end one (SumSecond) before StopRide.
+// Ride makes h compute the rows src describes, with r as their state, in
+// its free lanes during its permutations, from the next one on, until
+// StopRide. It returns false, and computes nothing, where h does not run
+// in lanes (without the AVX-512 permutation). h must not carry a second
+// instance it starts after Ride, nor end one (SumSecond) before StopRide.
 func (h *SHAKE) Ride(r *Rows, src RowSource) bool {
 	if !h.lanes {
 		return false
