@@ -10,8 +10,9 @@
 //   - "avx512": everything the CPU has (the default);
 //   - "avx2": no AVX-512 (the four-way Keccak runs its AVX2 permutation,
 //     ML-KEM's G and FrodoKEM's single SHAKE streams run crypto/sha3
-//     rather than a lane of it, SampleNTT's rejection loop its AVX2 form,
-//     FrodoKEM's AES rows VAES on ymm rather than zmm);
+//     rather than a lane of it, SampleNTT's rejection loop and ML-KEM's
+//     NTTs their AVX2 forms, FrodoKEM's AES rows VAES on ymm rather than
+//     zmm);
 //   - "generic": no AVX2 or AVX-512 assembly either (nor VAES); AES-NI,
 //     which is not a vector level, stays.
 //

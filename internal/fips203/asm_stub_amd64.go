@@ -14,6 +14,16 @@ func nttAVX2(f *[256]uint16)
 //go:noescape
 func inverseNTTAVX2(f *[256]uint16)
 
+// nttAVX512 is nttAVX2 with AVX-512BW/VL: f in [0, q), result in [0, q).
+//
+//go:noescape
+func nttAVX512(f *[256]uint16)
+
+// inverseNTTAVX512 is inverseNTTAVX2 with AVX-512BW/VL: f in [0, 2q), result in [0, q).
+//
+//go:noescape
+func inverseNTTAVX512(f *[256]uint16)
+
 // cacheAVX2 sets c[i] = b[2i+1] * gamma_i mod q in [0, q), as nttCache.compute, for b in [0, 2^15).
 //
 //go:noescape

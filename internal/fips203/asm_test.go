@@ -42,23 +42,42 @@ func edgeRings(bound int) []ringElement {
 	return append(out, alt, ramp)
 }
 
+// nttAsm are the assembly NTTs this machine runs, by name.
+func nttAsm() (names []string, fwd, inv []func(*[n]uint16)) {
+	names, fwd, inv = []string{"AVX2"}, []func(*[n]uint16){nttAVX2}, []func(*[n]uint16){inverseNTTAVX2}
+	if cpuid.HasAVX512() {
+		names = append(names, "AVX512")
+		fwd = append(fwd, nttAVX512)
+		inv = append(inv, inverseNTTAVX512)
+	}
+	return names, fwd, inv
+}
+
 func checkNTT(t testing.TB, f ringElement) {
 	t.Helper()
-	g, h := f, f
+	g := f
 	nttGeneric(&g)
-	nttAVX2((*[n]uint16)(&h))
-	if g != h {
-		t.Fatalf("nttAVX2 differs from nttGeneric on input %v\ngot  %v\nwant %v", f, h, g)
+	names, fwd, _ := nttAsm()
+	for i, asm := range fwd {
+		h := f
+		asm((*[n]uint16)(&h))
+		if g != h {
+			t.Fatalf("ntt%s differs from nttGeneric on input %v\ngot  %v\nwant %v", names[i], f, h, g)
+		}
 	}
 }
 
 func checkInverseNTT(t testing.TB, f ringElement) {
 	t.Helper()
-	g, h := nttElement(f), nttElement(f)
+	g := nttElement(f)
 	inverseNTTGeneric(&g)
-	inverseNTTAVX2((*[n]uint16)(&h))
-	if g != h {
-		t.Fatalf("inverseNTTAVX2 differs from inverseNTTGeneric on input %v\ngot  %v\nwant %v", f, h, g)
+	names, _, inv := nttAsm()
+	for i, asm := range inv {
+		h := nttElement(f)
+		asm((*[n]uint16)(&h))
+		if g != h {
+			t.Fatalf("inverseNTT%s differs from inverseNTTGeneric on input %v\ngot  %v\nwant %v", names[i], f, h, g)
+		}
 	}
 }
 

@@ -14,9 +14,17 @@ import "github.com/pqkem/pqkem/internal/cpuid"
 // and no test or benchmark of another package called cpuid.ForceGeneric.
 func avx2() bool { return level >= cpuid.LevelAVX2 && cpuid.AVX2() }
 
+// avx512 reports whether the AVX-512 (BW and VL, on ymm) assembly runs:
+// level is AVX-512 and the AVX2 assembly runs.
+func avx512() bool { return level >= cpuid.LevelAVX512 && cpuid.HasAVX512() && cpuid.AVX2() }
+
 // ntt computes NTT(f) in place (FIPS 203, Algorithm 9), for coefficients
 // in [0, q) (see nttGeneric).
 func ntt(f *ringElement) *nttElement {
+	if avx512() {
+		nttAVX512((*[n]uint16)(f))
+		return (*nttElement)(f)
+	}
 	if avx2() {
 		nttAVX2((*[n]uint16)(f))
 		return (*nttElement)(f)
@@ -27,6 +35,10 @@ func ntt(f *ringElement) *nttElement {
 // inverseNTT computes NTT^-1(f) in place (FIPS 203, Algorithm 10), for
 // coefficients in [0, 2q), and returns them in [0, q).
 func inverseNTT(f *nttElement) *ringElement {
+	if avx512() {
+		inverseNTTAVX512((*[n]uint16)(f))
+		return (*ringElement)(f)
+	}
 	if avx2() {
 		inverseNTTAVX2((*[n]uint16)(f))
 		return (*ringElement)(f)

@@ -1,4 +1,5 @@
-// Command _asm generates the AVX2 assembly of package fips203 with avo.
+// Command _asm generates the AVX2 assembly of package fips203, and its
+// AVX-512 NTTs (EVEX on ymm, 32 registers), with avo.
 //
 // Run it through go generate in the parent directory (the directive is in
 // ntt.go); it writes asm_amd64.s and the Go declarations in
@@ -65,6 +66,8 @@ func main() {
 
 	genNTT()
 	genInverseNTT()
+	genNTT512()
+	genInverseNTT512()
 	genCache()
 	genInnerProduct(false)
 	genInnerProduct(true)
@@ -189,6 +192,23 @@ func broadcast(y VecPhysical, v uint16) { VPBROADCASTW(scalar(v), y) }
 // ---------------------------------------------------------------------------
 // The layout model.
 
+// evex is set while the AVX-512 routines are generated: the helpers below
+// then choose the EVEX-encoded instructions, which reach Y16-Y31 (VEX
+// encodes VPAND, VPERM2I128, VPBLENDD and VMOVDQU only for Y0-Y15), and
+// shuf32 blends under the mask register kBlend, which holds 0xaa.
+var evex bool
+
+var kBlend = K1
+
+// vpand sets dst = a & b.
+func vpand(a, b, dst VecPhysical) {
+	if evex {
+		VPANDQ(a, b, dst)
+	} else {
+		VPAND(a, b, dst)
+	}
+}
+
 // layout[r] lists the coefficient index in each lane of data register r.
 var layout = map[VecPhysical]*[16]int{}
 
@@ -202,7 +222,11 @@ func setLayout(y VecPhysical, first int) {
 
 // load reads the 16 coefficients from first on into y.
 func load(y VecPhysical, base GPPhysical, first int) {
-	VMOVDQU(Mem{Base: base, Disp: 2 * first}, y)
+	if evex {
+		VMOVDQU64(Mem{Base: base, Disp: 2 * first}, y)
+	} else {
+		VMOVDQU(Mem{Base: base, Disp: 2 * first}, y)
+	}
 	setLayout(y, first)
 }
 
@@ -215,7 +239,11 @@ func store(y VecPhysical, base GPPhysical, first int) {
 			panic(fmt.Sprintf("store of %v at %d: layout %v", y, first, *l))
 		}
 	}
-	VMOVDQU(y, Mem{Base: base, Disp: 2 * first})
+	if evex {
+		VMOVDQU64(y, Mem{Base: base, Disp: 2 * first})
+	} else {
+		VMOVDQU(y, Mem{Base: base, Disp: 2 * first})
+	}
 	delete(layout, y)
 }
 
@@ -322,20 +350,43 @@ func condSubQ(x VecPhysical) {
 // negative (the arithmetic shift makes an all-ones mask there).
 func condAddQ(x VecPhysical) {
 	VPSRAW(U8(15), x, yT)
-	VPAND(yQ, yT, yT)
+	vpand(yQ, yT, yT)
 	VPADDW(yT, x, x)
+}
+
+// blendOdd sets dst to the odd dwords of odd and the even ones of even.
+func blendOdd(odd, even, dst VecPhysical) {
+	if evex {
+		VPBLENDMD(odd, even, kBlend, dst)
+	} else {
+		VPBLENDD(U8(0xaa), odd, even, dst)
+	}
 }
 
 // rename swaps the data of two register names in the model after a
 // shuffle wrote its result to the scratch register.
 func rename(a, s *VecPhysical) { *a, *s = *s, *a }
 
+// shuffleInputs returns the layouts of a and b, after checking that the
+// scratch register s holds no data.
+func shuffleInputs(a, b, s VecPhysical) (la, lb [16]int) {
+	if layout[s] != nil {
+		panic(fmt.Sprintf("shuffle scratch %v holds data", s))
+	}
+	return *layout[a], *layout[b]
+}
+
 // shuf128 exchanges 128-bit halves: (A, B) <- ([A.lo, B.lo], [A.hi, B.hi]).
 // It is its own inverse.
 func shuf128(a, b, s *VecPhysical) {
-	la, lb := *layout[*a], *layout[*b]
-	VPERM2I128(U8(0x20), *b, *a, *s) // s = [a.lo, b.lo]
-	VPERM2I128(U8(0x31), *b, *a, *b) // b = [a.hi, b.hi]
+	la, lb := shuffleInputs(*a, *b, *s)
+	if evex {
+		VSHUFI64X2(U8(0), *b, *a, *s) // s = [a.lo, b.lo]
+		VSHUFI64X2(U8(3), *b, *a, *b) // b = [a.hi, b.hi]
+	} else {
+		VPERM2I128(U8(0x20), *b, *a, *s) // s = [a.lo, b.lo]
+		VPERM2I128(U8(0x31), *b, *a, *b) // b = [a.hi, b.hi]
+	}
 	var na, nb [16]int
 	copy(na[0:8], la[0:8])
 	copy(na[8:16], lb[0:8])
@@ -350,7 +401,7 @@ func shuf128(a, b, s *VecPhysical) {
 // A = [a0 a1 | a2 a3], B = [b0 b1 | b2 b3] (qwords) becomes
 // A = [a0 b0 | a2 b2], B = [a1 b1 | a3 b3]. It is its own inverse.
 func shuf64(a, b, s *VecPhysical) {
-	la, lb := *layout[*a], *layout[*b]
+	la, lb := shuffleInputs(*a, *b, *s)
 	VPUNPCKLQDQ(*b, *a, *s) // s = [a0 b0 | a2 b2]
 	VPUNPCKHQDQ(*b, *a, *b) // b = [a1 b1 | a3 b3]
 	var na, nb [16]int
@@ -369,11 +420,11 @@ func shuf64(a, b, s *VecPhysical) {
 // B = [b0 b1 b2 b3 ...] (dwords) becomes A = [a0 b0 a2 b2 ...],
 // B = [a1 b1 a3 b3 ...]. It is its own inverse.
 func shuf32(a, b, s *VecPhysical) {
-	la, lb := *layout[*a], *layout[*b]
-	VMOVSLDUP(*b, *s)              // s = [b0 b0 b2 b2 ...]
-	VPBLENDD(U8(0xaa), *s, *a, *s) // s = [a0 b0 a2 b2 ...]
-	VPSRLQ(U8(32), *a, *a)         // a = [a1 0 a3 0 ...]
-	VPBLENDD(U8(0xaa), *b, *a, *b) // b = [a1 b1 a3 b3 ...]
+	la, lb := shuffleInputs(*a, *b, *s)
+	VMOVSLDUP(*b, *s)      // s = [b0 b0 b2 b2 ...]
+	blendOdd(*s, *a, *s)   // s = [a0 b0 a2 b2 ...]
+	VPSRLQ(U8(32), *a, *a) // a = [a1 0 a3 0 ...]
+	blendOdd(*b, *a, *b)   // b = [a1 b1 a3 b3 ...]
 	var na, nb [16]int
 	for d := 0; d < 8; d += 2 { // dword pairs
 		copy(na[2*d:2*d+2], la[2*d:2*d+2])
@@ -388,6 +439,74 @@ func shuf32(a, b, s *VecPhysical) {
 
 // ---------------------------------------------------------------------------
 // NTT (Algorithm 9).
+
+// The layers len = 8, 4 and 2 work inside register pairs, through
+// shuffles, in a chain of dependent steps. The steps of the four pairs of
+// a half run side by side (runPairs), four independent chains; a shuffle
+// frees the register it read, which is the scratch of the next one.
+
+// fwdPairSteps returns the steps of NTT layers len = 8, 4, 2 on pair p of
+// the registers d, which hold coefficients base to base+127, then of the
+// reduction to [0, q) and the stores.
+func fwdPairSteps(d *[8]VecPhysical, p int, s *VecPhysical, f GPPhysical, base int) []func() {
+	a, b := &d[2*p], &d[2*p+1]
+	reduce := func(r *VecPhysical) func() {
+		return func() {
+			barrett(*r, yBV) // [0, q]
+			condSubQ(*r)     // [0, q)
+		}
+	}
+	return []func(){
+		func() { shuf128(a, b, s) }, // pairs (j, j+8)
+		func() { ctButterfly(*a, *b, 8) },
+		func() { shuf64(a, b, s) }, // pairs (j, j+4)
+		func() { ctButterfly(*a, *b, 4) },
+		func() { shuf32(a, b, s) }, // pairs (j, j+2)
+		func() { ctButterfly(*a, *b, 2) },
+		// Back to coefficient order.
+		func() { shuf32(a, b, s) },
+		func() { shuf64(a, b, s) },
+		func() { shuf128(a, b, s) },
+		reduce(a),
+		reduce(b),
+		func() { store(*a, f, base+32*p) },
+		func() { store(*b, f, base+32*p+16) },
+	}
+}
+
+// invPairSteps returns the steps of inverse NTT layers len = 2, 4, 8 on
+// pair p of the registers d, from and back to coefficient order.
+func invPairSteps(d *[8]VecPhysical, p int, s *VecPhysical) []func() {
+	a, b := &d[2*p], &d[2*p+1]
+	return []func(){
+		func() { shuf128(a, b, s) },
+		func() { shuf64(a, b, s) },
+		func() { shuf32(a, b, s) }, // pairs (j, j+2)
+		func() { gsButterfly(*a, *b, 2) },
+		func() { shuf32(a, b, s) }, // pairs (j, j+4)
+		func() { gsButterfly(*a, *b, 4) },
+		func() { barrett(*a, yBV) }, // the sums, below 8q, to [0, q]
+		func() { shuf64(a, b, s) },  // pairs (j, j+8)
+		func() { gsButterfly(*a, *b, 8) },
+		func() { shuf128(a, b, s) }, // coefficient order
+	}
+}
+
+// runPairs runs the i-th step of every pair of every half, steps[h][p][i],
+// for each i in turn, each half with its registers (use) where there are
+// two.
+func runPairs(steps [][4][]func()) {
+	for i := range steps[0][0] {
+		for p := range 4 {
+			for h := range steps {
+				if len(steps) > 1 {
+					use(h)
+				}
+				steps[h][p][i]()
+			}
+		}
+	}
+}
 
 func genNTT() {
 	TEXT("nttAVX2", NOSPLIT, "func(f *[256]uint16)")
@@ -423,7 +542,7 @@ func genNTT() {
 	// 128 coefficients (8 registers) at a time.
 	for half := range 2 {
 		Commentf("Half %d: layers len = 64, 32, 16 between registers.", half)
-		d := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
+		d := [8]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
 		for i := range 8 {
 			load(d[i], f, 128*half+16*i)
 		}
@@ -436,25 +555,11 @@ func genNTT() {
 		}
 		Commentf("Half %d: layers len = 8, 4, 2 inside register pairs, then reduce to [0, q).", half)
 		s := yS
+		var steps [4][]func()
 		for p := range 4 {
-			a, b := &d[2*p], &d[2*p+1]
-			shuf128(a, b, &s) // pairs (j, j+8)
-			ctButterfly(*a, *b, 8)
-			shuf64(a, b, &s) // pairs (j, j+4)
-			ctButterfly(*a, *b, 4)
-			shuf32(a, b, &s) // pairs (j, j+2)
-			ctButterfly(*a, *b, 2)
-			// Back to coefficient order.
-			shuf32(a, b, &s)
-			shuf64(a, b, &s)
-			shuf128(a, b, &s)
-			for _, r := range []VecPhysical{*a, *b} {
-				barrett(r, yBV) // [0, q]
-				condSubQ(r)     // [0, q)
-			}
-			store(*a, f, 128*half+32*p)
-			store(*b, f, 128*half+32*p+16)
+			steps[p] = fwdPairSteps(&d, p, &s, f, 128*half)
 		}
+		runPairs([][4][]func(){steps})
 	}
 	VZEROUPPER()
 	RET()
@@ -479,25 +584,17 @@ func genInverseNTT() {
 	// len 8: 2q; 16: 4q; 32: 8q, sums reduced again; 64: 2q; 128: 4q.
 	// Differences b - a obey the same bounds, all below 2^15 = 9.8q.
 	for half := range 2 {
-		d := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
+		d := [8]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7}
 		for i := range 8 {
 			load(d[i], f, 128*half+16*i)
 		}
 		Commentf("Half %d: layers len = 2, 4, 8 inside register pairs.", half)
 		s := yS
+		var steps [4][]func()
 		for p := range 4 {
-			a, b := &d[2*p], &d[2*p+1]
-			shuf128(a, b, &s)
-			shuf64(a, b, &s)
-			shuf32(a, b, &s) // pairs (j, j+2)
-			gsButterfly(*a, *b, 2)
-			shuf32(a, b, &s) // pairs (j, j+4)
-			gsButterfly(*a, *b, 4)
-			barrett(*a, yBV) // the sums, below 8q, to [0, q]
-			shuf64(a, b, &s) // pairs (j, j+8)
-			gsButterfly(*a, *b, 8)
-			shuf128(a, b, &s) // coefficient order
+			steps[p] = invPairSteps(&d, p, &s)
 		}
+		runPairs([][4][]func(){steps})
 		Commentf("Half %d: layers len = 16, 32, 64 between registers.", half)
 		for _, dist := range []int{1, 2, 4} {
 			for i := range 8 {
@@ -543,6 +640,198 @@ func genInverseNTT() {
 			store(d[i+4], f, 16*(4*part+i)+128)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// The NTTs with AVX-512 (EVEX on ymm, 32 registers).
+//
+// With 16 registers the AVX2 routines work on half the polynomial at a
+// time, and each layer has four butterflies, whose chains of two
+// multiplications and two additions are too few to fill the pipelines.
+// With 32 registers both halves stay in registers from the first load to
+// the last store, and the layers of the two halves, independent below
+// len = 128, are interleaved butterfly by butterfly, each half with its
+// own twiddle, scratch and shuffle registers. The arithmetic, and so the
+// bounds, are the AVX2 routines'.
+
+// halfRegs are the registers of one half that the AVX2 code keeps in yZ,
+// yZQ, yT, yH and yS, and the twiddle yZ holds.
+type halfRegs struct {
+	z, zq, t, h, s VecPhysical
+	last           int
+}
+
+var (
+	halves  [2]halfRegs
+	curHalf = -1
+)
+
+// startHalves gives each half its registers (half 0 the AVX2 set; Y8 and
+// the data registers Y0-Y7 and Y16-Y23 stay out) and loads kBlend.
+func startHalves() {
+	halves = [2]halfRegs{
+		{z: Y13, zq: Y12, t: Y11, h: Y10, s: Y9, last: -1},
+		{z: Y24, zq: Y25, t: Y26, h: Y27, s: Y28, last: -1},
+	}
+	curHalf = -1
+	use(0)
+	MOVL(U32(0xaa), EAX)
+	KMOVW(EAX, kBlend)
+}
+
+// use makes the register roles those of half h.
+func use(h int) {
+	if curHalf >= 0 {
+		halves[curHalf] = halfRegs{yZ, yZQ, yT, yH, yS, lastBroadcast}
+	}
+	r := halves[h]
+	yZ, yZQ, yT, yH, yS, lastBroadcast = r.z, r.zq, r.t, r.h, r.s, r.last
+	curHalf = h
+}
+
+// endHalves restores the AVX2 register roles.
+func endHalves() {
+	use(0)
+	curHalf = -1
+	lastBroadcast = -1
+}
+
+// interleave runs steps[0][i] and steps[1][i] for each i in turn, each
+// with its half's registers.
+func interleave(steps [2][]func()) {
+	for i := range steps[0] {
+		for h := range 2 {
+			use(h)
+			steps[h][i]()
+		}
+	}
+}
+
+var dataHalves = [2][8]VecPhysical{
+	{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7},
+	{Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23},
+}
+
+func genNTT512() {
+	TEXT("nttAVX512", NOSPLIT, "func(f *[256]uint16)")
+	Doc("nttAVX512 is nttAVX2 with AVX-512BW/VL: f in [0, q), result in [0, q).")
+	Pragma("noescape")
+	evex = true
+	f := RDI
+	Load(Param("f"), f)
+	startHalves()
+	broadcast(yQ, q)
+	broadcast(yBV, barrettV)
+	d := dataHalves
+	scratch := [2]VecPhysical{halves[0].s, halves[1].s}
+	for h := range 2 {
+		for i := range 8 {
+			load(d[h][i], f, 128*h+16*i)
+		}
+	}
+	Comment("Layer len = 128: the two halves' registers pairwise.")
+	for i := range 8 {
+		ctButterfly(d[0][i], d[1][i], 128)
+	}
+	Comment("Layers len = 64, 32, 16 between registers, the halves interleaved.")
+	for _, dist := range []int{4, 2, 1} {
+		var steps [2][]func()
+		for h := range 2 {
+			for i := range 8 {
+				if i&dist == 0 {
+					a, b := d[h][i], d[h][i+dist]
+					steps[h] = append(steps[h], func() { ctButterfly(a, b, 16*dist) })
+				}
+			}
+		}
+		interleave(steps)
+	}
+	Comment("Layers len = 8, 4, 2 inside register pairs, then reduce to [0, q).")
+	steps := make([][4][]func(), 2)
+	for h := range 2 {
+		for p := range 4 {
+			steps[h][p] = fwdPairSteps(&d[h], p, &scratch[h], f, 128*h)
+		}
+	}
+	runPairs(steps)
+	endHalves()
+	evex = false
+	VZEROUPPER()
+	RET()
+}
+
+func genInverseNTT512() {
+	TEXT("inverseNTTAVX512", NOSPLIT, "func(f *[256]uint16)")
+	Doc("inverseNTTAVX512 is inverseNTTAVX2 with AVX-512BW/VL: f in [0, 2q), result in [0, q).")
+	Pragma("noescape")
+	evex = true
+	f := RDI
+	Load(Param("f"), f)
+	startHalves()
+	broadcast(yQ, q)
+	broadcast(yBV, barrettV)
+	d := dataHalves
+	scratch := [2]VecPhysical{halves[0].s, halves[1].s}
+	for h := range 2 {
+		for i := range 8 {
+			load(d[h][i], f, 128*h+16*i)
+		}
+	}
+	Comment("Layers len = 2, 4, 8 inside register pairs, the halves interleaved.")
+	steps := make([][4][]func(), 2)
+	for h := range 2 {
+		for p := range 4 {
+			steps[h][p] = invPairSteps(&d[h], p, &scratch[h])
+		}
+	}
+	runPairs(steps)
+	Comment("Layers len = 16, 32, 64 between registers.")
+	for _, dist := range []int{1, 2, 4} {
+		var steps [2][]func()
+		for h := range 2 {
+			for i := range 8 {
+				if i&dist == 0 {
+					a, b := d[h][i], d[h][i+dist]
+					steps[h] = append(steps[h], func() { gsButterfly(a, b, 16*dist) })
+				}
+			}
+			if dist == 2 {
+				for i := range 8 {
+					if i&2 == 0 {
+						a := d[h][i]
+						steps[h] = append(steps[h], func() { barrett(a, yBV) })
+					}
+				}
+			}
+		}
+		interleave(steps)
+	}
+	Comment("Layer len = 128 between the halves, then scale by 128^-1 and map to [0, q).")
+	endHalves()
+	scaleR, scaleRQ := montConst(pow(128, q-2))
+	yScale, yScaleQ := Y8, Y29
+	broadcast(yScale, scaleR)
+	broadcast(yScaleQ, scaleRQ)
+	for i := range 8 {
+		use(i % 2)
+		gsButterfly(d[0][i], d[1][i], 128)
+	}
+	for i := range 8 {
+		for h := range 2 {
+			use(h)
+			fqmul(d[h][i], d[h][i], yScale, yScaleQ)
+			condAddQ(d[h][i])
+		}
+	}
+	for h := range 2 {
+		for i := range 8 {
+			store(d[h][i], f, 128*h+16*i)
+		}
+	}
+	endHalves()
+	evex = false
 	VZEROUPPER()
 	RET()
 }
