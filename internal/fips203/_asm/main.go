@@ -714,23 +714,39 @@ var dataHalves = [2][8]VecPhysical{
 	{Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23},
 }
 
-func genNTT512() {
-	TEXT("nttAVX512", NOSPLIT, "func(f *[256]uint16)")
-	Doc("nttAVX512 is nttAVX2 with AVX-512BW/VL: f in [0, q), result in [0, q).")
+// begin512 starts the AVX-512 NTT routine name: it sets the constants and
+// the half registers up, and loads f whole into the data registers, which
+// it returns with the halves' shuffle scratch registers.
+func begin512(name, doc string) (f GPPhysical, d [2][8]VecPhysical, scratch [2]VecPhysical) {
+	TEXT(name, NOSPLIT, "func(f *[256]uint16)")
+	Doc(doc)
 	Pragma("noescape")
 	evex = true
-	f := RDI
+	f = RDI
 	Load(Param("f"), f)
 	startHalves()
 	broadcast(yQ, q)
 	broadcast(yBV, barrettV)
-	d := dataHalves
-	scratch := [2]VecPhysical{halves[0].s, halves[1].s}
+	d = dataHalves
+	scratch = [2]VecPhysical{halves[0].s, halves[1].s}
 	for h := range 2 {
 		for i := range 8 {
 			load(d[h][i], f, 128*h+16*i)
 		}
 	}
+	return f, d, scratch
+}
+
+// end512 ends an AVX-512 NTT routine.
+func end512() {
+	endHalves()
+	evex = false
+	VZEROUPPER()
+	RET()
+}
+
+func genNTT512() {
+	f, d, scratch := begin512("nttAVX512", "nttAVX512 is nttAVX2 with AVX-512BW/VL: f in [0, q), result in [0, q).")
 	Comment("Layer len = 128: the two halves' registers pairwise.")
 	for i := range 8 {
 		ctButterfly(d[0][i], d[1][i], 128)
@@ -756,29 +772,11 @@ func genNTT512() {
 		}
 	}
 	runPairs(steps)
-	endHalves()
-	evex = false
-	VZEROUPPER()
-	RET()
+	end512()
 }
 
 func genInverseNTT512() {
-	TEXT("inverseNTTAVX512", NOSPLIT, "func(f *[256]uint16)")
-	Doc("inverseNTTAVX512 is inverseNTTAVX2 with AVX-512BW/VL: f in [0, 2q), result in [0, q).")
-	Pragma("noescape")
-	evex = true
-	f := RDI
-	Load(Param("f"), f)
-	startHalves()
-	broadcast(yQ, q)
-	broadcast(yBV, barrettV)
-	d := dataHalves
-	scratch := [2]VecPhysical{halves[0].s, halves[1].s}
-	for h := range 2 {
-		for i := range 8 {
-			load(d[h][i], f, 128*h+16*i)
-		}
-	}
+	f, d, scratch := begin512("inverseNTTAVX512", "inverseNTTAVX512 is inverseNTTAVX2 with AVX-512BW/VL: f in [0, 2q), result in [0, q).")
 	Comment("Layers len = 2, 4, 8 inside register pairs, the halves interleaved.")
 	steps := make([][4][]func(), 2)
 	for h := range 2 {
@@ -830,10 +828,7 @@ func genInverseNTT512() {
 			store(d[h][i], f, 128*h+16*i)
 		}
 	}
-	endHalves()
-	evex = false
-	VZEROUPPER()
-	RET()
+	end512()
 }
 
 // ---------------------------------------------------------------------------
