@@ -48,15 +48,17 @@ func samplePRF(f *ringElement, s *[32]byte, b byte, eta int) {
 
 // samplePRFs sets f[i] = SamplePolyCBD_eta[i](PRF_eta[i](s, i)) for every i:
 // the noise polynomials of K-PKE, whose counter N runs 0, 1, 2, ... over
-// them in order. With the four-way AVX2 Keccak it computes four PRFs at a
-// time (a batch of two or three leaves the other lanes unused, still
-// cheaper than two single states); otherwise, and for a last single
-// polynomial, one crypto/sha3 state each. f and eta have the same length,
-// at most 2k+1.
+// them in order. With the four-way Keccak it computes four PRFs at a time
+// (a batch of two or three leaves the other lanes unused, still cheaper
+// than two single states; a last single polynomial takes a batch of its
+// own where keccak.SingleInLane says one lane pays: at ML-KEM-512 and
+// 1024, whose encryption has 5 and 9 of them); otherwise one crypto/sha3
+// state each. f and eta have the same length, at most 2k+1.
 func samplePRFs(s *[32]byte, f []*ringElement, eta []int) {
 	i := 0
 	if keccak.Accelerated() {
-		for ; len(f)-i >= 2; i += 4 {
+		single := keccak.SingleInLane()
+		for ; len(f)-i >= 2 || (single && i < len(f)); i += 4 {
 			var in [4][33]byte
 			for l := range in {
 				copy(in[l][:], s[:])

@@ -73,6 +73,11 @@ var x4Level = cpuid.Max()
 // AVX-512 permutation, which takes less time than crypto/sha3's.
 func singleInLane() bool { return x4Level >= cpuid.LevelAVX512 && Accelerated() }
 
+// SingleInLane reports whether one four-way permutation takes less time
+// than crypto/sha3's one-state permutation (the AVX-512 one does), so that
+// X4 pays even with a single lane in use.
+func SingleInLane() bool { return singleInLane() }
+
 // Accelerated reports whether X4 runs a four-way assembly permutation (and
 // so costs about one single-state permutation per block for four), rather
 // than four crypto/sha3 states. Callers with fewer than four useful lanes
