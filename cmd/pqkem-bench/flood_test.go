@@ -132,10 +132,7 @@ func TestFlood(t *testing.T) {
 }
 
 func TestFloodUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkUsage(t, []usageCase{
 		{[]string{"flood", "-n", "0"}, "-n must be at least 1"},
 		{[]string{"flood", "-rounds", "0"}, "-rounds must be from 1 to -n (1000), got 0"},
 		{[]string{"flood", "-n", "4", "-rounds", "5"}, "-rounds must be from 1 to -n (4), got 5"},
@@ -147,13 +144,7 @@ func TestFloodUsage(t *testing.T) {
 		{[]string{"flood", "-timeout", "-1s"}, "-timeout must be positive"},
 		{[]string{"flood", "-alg", ""}, "-alg must name a scheme"},
 		{[]string{"flood", "extra"}, `unexpected argument "extra"`},
-	} {
-		code, stdout, stderr := pqkemBench(t, tc.args...)
-		wantCode(t, tc.args, code, cli.ExitUsage, stderr)
-		if !strings.Contains(stderr, tc.want) || stdout != "" {
-			t.Errorf("pqkem-bench %s: stderr %q, stdout %q; want %q on stderr", strings.Join(tc.args, " "), stderr, stdout, tc.want)
-		}
-	}
+	})
 }
 
 // TestFloodText prints made-up results, as a system without /proc gives

@@ -28,6 +28,26 @@ func pqkemBench(t *testing.T, args ...string) (code int, stdout, stderr string) 
 	return code, out.String(), errOut.String()
 }
 
+// usageCase is a command line with a usage error, and what standard error
+// must say.
+type usageCase struct {
+	args []string
+	want string
+}
+
+// checkUsage checks that each case exits with status 2, the reason on
+// standard error and nothing on standard output.
+func checkUsage(t *testing.T, cases []usageCase) {
+	t.Helper()
+	for _, tc := range cases {
+		code, stdout, stderr := pqkemBench(t, tc.args...)
+		wantCode(t, tc.args, code, cli.ExitUsage, stderr)
+		if !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("pqkem-bench %s: stderr %q, stdout %q; want %q on stderr", strings.Join(tc.args, " "), stderr, stdout, tc.want)
+		}
+	}
+}
+
 func wantCode(t *testing.T, args []string, code, want int, stderr string) {
 	t.Helper()
 	if code != want {
@@ -46,10 +66,7 @@ func TestPackageDoc(t *testing.T) {
 // TestUsage checks the usage errors of every command: exit status 2, the
 // reason on standard error, nothing on standard output.
 func TestUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkUsage(t, []usageCase{
 		{[]string{"kem", "-rounds", "0"}, "-rounds must be at least 1"},
 		{[]string{"kem", "-sample", "0s"}, "-sample must be positive"},
 		{[]string{"kem", "-alg", "nope"}, "unknown"},
@@ -64,11 +81,5 @@ func TestUsage(t *testing.T) {
 		{[]string{"ct", "-target", "no-such-scheme"}, "no target matches"},
 		{[]string{"ct", "extra"}, `unexpected argument "extra"`},
 		{[]string{"bench"}, `unknown command "bench"`},
-	} {
-		code, stdout, stderr := pqkemBench(t, tc.args...)
-		wantCode(t, tc.args, code, cli.ExitUsage, stderr)
-		if !strings.Contains(stderr, tc.want) || stdout != "" {
-			t.Errorf("pqkem-bench %s: stderr %q, stdout %q; want %q on stderr", strings.Join(tc.args, " "), stderr, stdout, tc.want)
-		}
-	}
+	})
 }

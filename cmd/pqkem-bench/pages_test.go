@@ -145,10 +145,7 @@ func TestPagesSplit(t *testing.T) {
 }
 
 func TestPagesUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkUsage(t, []usageCase{
 		{[]string{"pages", "-rounds", "0"}, "-rounds must be at least 1"},
 		{[]string{"pages", "-sample", "0s"}, "-sample must be positive"},
 		{[]string{"pages", "-clients", "0"}, "-clients must be at least 1"},
@@ -160,11 +157,5 @@ func TestPagesUsage(t *testing.T) {
 		{[]string{"pages", "-alg", "ML-KEM-768,ml-kem-768"}, "-alg: ml-kem-768 given twice"},
 		{[]string{"pages", "-pages", "16777217"}, `invalid page size "16777217"`},
 		{[]string{"pages", "extra"}, `unexpected argument "extra"`},
-	} {
-		code, stdout, stderr := pqkemBench(t, tc.args...)
-		wantCode(t, tc.args, code, cli.ExitUsage, stderr)
-		if !strings.Contains(stderr, tc.want) || stdout != "" {
-			t.Errorf("pqkem-bench %s: stderr %q, stdout %q; want %q on stderr", strings.Join(tc.args, " "), stderr, stdout, tc.want)
-		}
-	}
+	})
 }

@@ -180,18 +180,9 @@ func TestPeersErrors(t *testing.T) {
 		t.Errorf("pqkem-bench %s: exit status %d, stderr %q; want the harness's last error line", strings.Join(args, " "), code, stderr)
 	}
 
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
+	checkUsage(t, []usageCase{
 		{[]string{"peers", "-runs", "0"}, "-runs must be at least 1"},
 		{[]string{"peers", "-cpu", " , "}, "-cpu names no level"},
 		{[]string{"peers", "extra"}, `unexpected argument "extra"`},
-	} {
-		code, stdout, stderr := pqkemBench(t, tc.args...)
-		wantCode(t, tc.args, code, cli.ExitUsage, stderr)
-		if !strings.Contains(stderr, tc.want) || stdout != "" {
-			t.Errorf("pqkem-bench %s: stderr %q; want %q", strings.Join(tc.args, " "), stderr, tc.want)
-		}
-	}
+	})
 }
