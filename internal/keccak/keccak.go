@@ -68,15 +68,11 @@ const (
 // permutation, and tests set it only while nothing else runs.
 var x4Level = cpuid.Max()
 
-// singleInLane reports whether a single sponge (SHAKE, Sum512) runs in a
-// lane of the four-way permutation rather than in crypto/sha3: with the
-// AVX-512 permutation, which takes less time than crypto/sha3's.
-func singleInLane() bool { return x4Level >= cpuid.LevelAVX512 && Accelerated() }
-
 // SingleInLane reports whether one four-way permutation takes less time
 // than crypto/sha3's one-state permutation (the AVX-512 one does), so that
-// X4 pays even with a single lane in use.
-func SingleInLane() bool { return singleInLane() }
+// a single sponge (SHAKE, Sum512) runs in a lane of it, and X4 pays even
+// with a single lane in use.
+func SingleInLane() bool { return x4Level >= cpuid.LevelAVX512 && Accelerated() }
 
 // Accelerated reports whether X4 runs a four-way assembly permutation (and
 // so costs about one single-state permutation per block for four), rather

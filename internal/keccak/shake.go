@@ -52,7 +52,7 @@ func (h *SHAKE) Init256() { h.init(Rate256) }
 
 func (h *SHAKE) init(rate int) {
 	h.rate, h.ds = rate, 0x1f
-	h.lanes = singleInLane()
+	h.lanes = SingleInLane()
 	h.n, h.squeezing = 0, false
 	h.second, h.side, h.rows = false, nil, nil
 	switch {

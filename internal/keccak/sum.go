@@ -12,7 +12,7 @@ import "crypto/sha3"
 // Zen 4). Otherwise, and for longer inputs, Sum512 is crypto/sha3's.
 func Sum512(in []byte) [64]byte {
 	// The length of in is public: G's inputs have fixed lengths.
-	if !singleInLane() || len(in) >= Rate512 {
+	if !SingleInLane() || len(in) >= Rate512 {
 		return sha3.Sum512(in)
 	}
 	return sum512Lane(in)
