@@ -442,7 +442,7 @@ func shuf32(a, b, s *VecPhysical) {
 
 // The layers len = 8, 4 and 2 work inside register pairs, through
 // shuffles, in a chain of dependent steps. The steps of the four pairs of
-// a half run side by side (runPairs), four independent chains; a shuffle
+// a half run side by side (runChains), four independent chains; a shuffle
 // frees the register it read, which is the scratch of the next one.
 
 // fwdPairSteps returns the steps of NTT layers len = 8, 4, 2 on pair p of
@@ -492,18 +492,23 @@ func invPairSteps(d *[8]VecPhysical, p int, s *VecPhysical) []func() {
 	}
 }
 
-// runPairs runs the i-th step of every pair of every half, steps[h][p][i],
-// for each i in turn, each half with its registers (use) where there are
-// two.
-func runPairs(steps [][4][]func()) {
-	for i := range steps[0][0] {
-		for p := range 4 {
-			for h := range steps {
-				if len(steps) > 1 {
-					use(h)
-				}
-				steps[h][p][i]()
+// A chain is a list of steps, each depending on the one before, for
+// registers of half (of the AVX-512 routines, whose registers use
+// switches to), or of the only half (-1).
+type chain struct {
+	half  int
+	steps []func()
+}
+
+// runChains runs the i-th step of every chain, for each i in turn:
+// independent chains side by side.
+func runChains(chains []chain) {
+	for i := range chains[0].steps {
+		for _, c := range chains {
+			if c.half >= 0 {
+				use(c.half)
 			}
+			c.steps[i]()
 		}
 	}
 }
@@ -555,11 +560,11 @@ func genNTT() {
 		}
 		Commentf("Half %d: layers len = 8, 4, 2 inside register pairs, then reduce to [0, q).", half)
 		s := yS
-		var steps [4][]func()
+		var chains []chain
 		for p := range 4 {
-			steps[p] = fwdPairSteps(&d, p, &s, f, 128*half)
+			chains = append(chains, chain{-1, fwdPairSteps(&d, p, &s, f, 128*half)})
 		}
-		runPairs([][4][]func(){steps})
+		runChains(chains)
 	}
 	VZEROUPPER()
 	RET()
@@ -590,11 +595,11 @@ func genInverseNTT() {
 		}
 		Commentf("Half %d: layers len = 2, 4, 8 inside register pairs.", half)
 		s := yS
-		var steps [4][]func()
+		var chains []chain
 		for p := range 4 {
-			steps[p] = invPairSteps(&d, p, &s)
+			chains = append(chains, chain{-1, invPairSteps(&d, p, &s)})
 		}
-		runPairs([][4][]func(){steps})
+		runChains(chains)
 		Commentf("Half %d: layers len = 16, 32, 64 between registers.", half)
 		for _, dist := range []int{1, 2, 4} {
 			for i := range 8 {
@@ -698,17 +703,6 @@ func endHalves() {
 	lastBroadcast = -1
 }
 
-// interleave runs steps[0][i] and steps[1][i] for each i in turn, each
-// with its half's registers.
-func interleave(steps [2][]func()) {
-	for i := range steps[0] {
-		for h := range 2 {
-			use(h)
-			steps[h][i]()
-		}
-	}
-}
-
 var dataHalves = [2][8]VecPhysical{
 	{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7},
 	{Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23},
@@ -753,58 +747,58 @@ func genNTT512() {
 	}
 	Comment("Layers len = 64, 32, 16 between registers, the halves interleaved.")
 	for _, dist := range []int{4, 2, 1} {
-		var steps [2][]func()
+		chains := []chain{{half: 0}, {half: 1}}
 		for h := range 2 {
 			for i := range 8 {
 				if i&dist == 0 {
 					a, b := d[h][i], d[h][i+dist]
-					steps[h] = append(steps[h], func() { ctButterfly(a, b, 16*dist) })
+					chains[h].steps = append(chains[h].steps, func() { ctButterfly(a, b, 16*dist) })
 				}
 			}
 		}
-		interleave(steps)
+		runChains(chains)
 	}
 	Comment("Layers len = 8, 4, 2 inside register pairs, then reduce to [0, q).")
-	steps := make([][4][]func(), 2)
-	for h := range 2 {
-		for p := range 4 {
-			steps[h][p] = fwdPairSteps(&d[h], p, &scratch[h], f, 128*h)
+	var chains []chain
+	for p := range 4 {
+		for h := range 2 {
+			chains = append(chains, chain{h, fwdPairSteps(&d[h], p, &scratch[h], f, 128*h)})
 		}
 	}
-	runPairs(steps)
+	runChains(chains)
 	end512()
 }
 
 func genInverseNTT512() {
 	f, d, scratch := begin512("inverseNTTAVX512", "inverseNTTAVX512 is inverseNTTAVX2 with AVX-512BW/VL: f in [0, 2q), result in [0, q).")
 	Comment("Layers len = 2, 4, 8 inside register pairs, the halves interleaved.")
-	steps := make([][4][]func(), 2)
-	for h := range 2 {
-		for p := range 4 {
-			steps[h][p] = invPairSteps(&d[h], p, &scratch[h])
+	var chains []chain
+	for p := range 4 {
+		for h := range 2 {
+			chains = append(chains, chain{h, invPairSteps(&d[h], p, &scratch[h])})
 		}
 	}
-	runPairs(steps)
+	runChains(chains)
 	Comment("Layers len = 16, 32, 64 between registers.")
 	for _, dist := range []int{1, 2, 4} {
-		var steps [2][]func()
+		chains := []chain{{half: 0}, {half: 1}}
 		for h := range 2 {
 			for i := range 8 {
 				if i&dist == 0 {
 					a, b := d[h][i], d[h][i+dist]
-					steps[h] = append(steps[h], func() { gsButterfly(a, b, 16*dist) })
+					chains[h].steps = append(chains[h].steps, func() { gsButterfly(a, b, 16*dist) })
 				}
 			}
 			if dist == 2 {
 				for i := range 8 {
 					if i&2 == 0 {
 						a := d[h][i]
-						steps[h] = append(steps[h], func() { barrett(a, yBV) })
+						chains[h].steps = append(chains[h].steps, func() { barrett(a, yBV) })
 					}
 				}
 			}
 		}
-		interleave(steps)
+		runChains(chains)
 	}
 	Comment("Layer len = 128 between the halves, then scale by 128^-1 and map to [0, q).")
 	endHalves()
