@@ -662,10 +662,11 @@ func genInverseNTT() {
 // bounds, are the AVX2 routines'.
 
 // halfRegs are the registers of one half that the AVX2 code keeps in yZ,
-// yZQ, yT, yH and yS, and the twiddle yZ holds.
+// yZQ, yT and yH, and the twiddle yZ holds. (Each half's shuffle scratch
+// register is passed to the shuffles, as in the AVX2 routines.)
 type halfRegs struct {
-	z, zq, t, h, s VecPhysical
-	last           int
+	z, zq, t, h VecPhysical
+	last        int
 }
 
 var (
@@ -677,8 +678,8 @@ var (
 // the data registers Y0-Y7 and Y16-Y23 stay out) and loads kBlend.
 func startHalves() {
 	halves = [2]halfRegs{
-		{z: Y13, zq: Y12, t: Y11, h: Y10, s: Y9, last: -1},
-		{z: Y24, zq: Y25, t: Y26, h: Y27, s: Y28, last: -1},
+		{z: Y13, zq: Y12, t: Y11, h: Y10, last: -1},
+		{z: Y24, zq: Y25, t: Y26, h: Y27, last: -1},
 	}
 	curHalf = -1
 	use(0)
@@ -689,10 +690,10 @@ func startHalves() {
 // use makes the register roles those of half h.
 func use(h int) {
 	if curHalf >= 0 {
-		halves[curHalf] = halfRegs{yZ, yZQ, yT, yH, yS, lastBroadcast}
+		halves[curHalf] = halfRegs{yZ, yZQ, yT, yH, lastBroadcast}
 	}
 	r := halves[h]
-	yZ, yZQ, yT, yH, yS, lastBroadcast = r.z, r.zq, r.t, r.h, r.s, r.last
+	yZ, yZQ, yT, yH, lastBroadcast = r.z, r.zq, r.t, r.h, r.last
 	curHalf = h
 }
 
@@ -722,7 +723,7 @@ func begin512(name, doc string) (f GPPhysical, d [2][8]VecPhysical, scratch [2]V
 	broadcast(yQ, q)
 	broadcast(yBV, barrettV)
 	d = dataHalves
-	scratch = [2]VecPhysical{halves[0].s, halves[1].s}
+	scratch = [2]VecPhysical{yS, Y28}
 	for h := range 2 {
 		for i := range 8 {
 			load(d[h][i], f, 128*h+16*i)
