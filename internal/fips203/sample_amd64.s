@@ -4474,7 +4474,7 @@ DATA rejUniformQ512<>+62(SB)/2, $0x0d01
 GLOBL rejUniformQ512<>(SB), RODATA|NOPTR, $64
 
 // func rejUniformAVX512(a *[256]uint16, k int, b []byte) (int, int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, AVX512_VBMI2, POPCNT
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, AVX512_VBMI2, BMI2, CMOV, POPCNT
 TEXT ·rejUniformAVX512(SB), NOSPLIT, $0-56
 	MOVQ       a+0(FP), AX
 	MOVQ       k+8(FP), CX
@@ -4519,8 +4519,8 @@ rej512Store:
 	JBE       rej512Loop
 
 rej512Tail:
-	CMPQ          CX, $0xf0
-	JA            rej512Done
+	CMPQ          CX, $0x00000100
+	JAE           rej512Done
 	LEAQ          24(SI), DI
 	CMPQ          DI, BX
 	JA            rej512Done
@@ -4530,11 +4530,23 @@ rej512Tail:
 	VPANDQ        Z2, Z4, Z4
 	VPCMPGTW      Y4, Y3, K1
 	VPCOMPRESSW.Z Y4, K1, Y4
-	VMOVDQU16     Y4, (AX)(CX*2)
-	KMOVD         K1, AX
-	POPCNTL       AX, AX
-	ADDQ          AX, CX
+	MOVL          $0x00000100, SI
+	SUBL          CX, SI
+	MOVL          $0x00000010, R8
+	CMPL          SI, R8
+	CMOVLGT       R8, SI
+	MOVL          $0x0000ffff, R8
+	BZHIL         SI, R8, R8
+	KMOVD         R8, K3
+	VMOVDQU16     Y4, K3, (AX)(CX*2)
+	KMOVD         K1, SI
+	POPCNTL       SI, SI
+	ADDQ          SI, CX
+	MOVQ          $0x00000100, SI
+	CMPQ          CX, SI
+	CMOVQGT       SI, CX
 	MOVQ          DI, SI
+	JMP           rej512Tail
 
 rej512Done:
 	MOVQ CX, ret+40(FP)

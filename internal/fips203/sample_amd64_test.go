@@ -126,11 +126,22 @@ func requireVBMI2(t testing.TB) {
 // loop on the bytes it says it consumed, and checks where it stopped.
 func checkRejUniformAVX512(t *testing.T, b []byte, k0 int) {
 	t.Helper()
-	var got, want nttElement
-	kg, used := rejUniformAVX512((*[n]uint16)(&got), k0, b)
-	// It stops at k > 224 (after a last round of 24 bytes while k <=
-	// 240), or with fewer than 24 bytes left.
-	if used%24 != 0 || used > len(b) || (kg <= 224 && len(b)-used >= 24) {
+	// got is followed by guard lanes, which it must leave alone.
+	var buf [n + 32]uint16
+	for i := range buf {
+		buf[i] = 0xbeef
+	}
+	got := (*nttElement)(buf[:n])
+	var want nttElement
+	kg, used := rejUniformAVX512((*[n]uint16)(got), k0, b)
+	for i, v := range buf[n:] {
+		if v != 0xbeef {
+			t.Fatalf("k0 %d len %d: wrote %#x to a[%d]", k0, len(b), v, n+i)
+		}
+	}
+	// It stops at k = 256, or with fewer than 24 bytes left, and stores
+	// nothing past a[255] (rejUniformAVX512 has no room for it to).
+	if used%24 != 0 || used > len(b) || kg > n || (kg < n && len(b)-used >= 24) {
 		t.Fatalf("k0 %d len %d: stopped at k = %d after %d bytes", k0, len(b), kg, used)
 	}
 	kw := rejectionSampleGeneric(&want, k0, b[:used])
@@ -146,6 +157,13 @@ func TestRejUniformAVX512(t *testing.T) {
 	for trial := range 5000 {
 		b := rejInput(rng, r, trial)
 		checkRejUniformAVX512(t, b, r.IntN(n+1))
+	}
+	// Every starting count with the lengths at the loops' edges, the
+	// candidates all accepted (zeros), so that a[255] is reached.
+	for _, l := range []int{0, 21, 24, 45, 48, 72, 96, 168, 504} {
+		for k0 := range n + 1 {
+			checkRejUniformAVX512(t, make([]byte, l), k0)
+		}
 	}
 }
 

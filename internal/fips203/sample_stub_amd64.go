@@ -15,17 +15,18 @@ package fips203
 //go:noescape
 func rejUniformAVX2(a *[256]uint16, k int, b []byte) (int, int)
 
-// rejUniformAVX512 is rejUniformAVX2 with AVX-512 (F, VL, BW, VBMI and
-// VBMI2): it parses 48 bytes (32 candidates) of b at a time in a zmm
-// register, and moves the candidates below q to the front with
-// VPCOMPRESSW, while k <= 224 and 48 bytes of b remain; then, if k <=
-// 240 and 24 bytes remain, 24 bytes (16 candidates) in a ymm register,
-// so that a SHAKE128 block of 168 bytes is parsed whole. It reads no
-// byte of b past the ones it consumes. It returns the new k and the
-// number of bytes consumed (a multiple of 24); rejUniformAVX2 and
-// rejectionSampleGeneric finish the rest. Like them, it may leave
-// rejected candidates in a[k:], which are not part of the result.
-// Variable time: b comes from the public seed rho.
+// rejUniformAVX512 runs the loop of SampleNTT (FIPS 203, Algorithm 7,
+// lines 5 to 14) with AVX-512 (F, VL, BW, VBMI and VBMI2) and BMI2: it
+// parses 48 bytes (32 candidates) of b at a time in a zmm register, and
+// moves the candidates below q to the front with VPCOMPRESSW, while k
+// <= 224 and 48 bytes of b remain; then 24 bytes (16 candidates) at a
+// time in a ymm register while k < 256 and 24 bytes remain, storing
+// no lane past a[255], so that it fills a whole from b unless b runs
+// out. It reads no byte of b past the ones it consumes. It returns the
+// new k (at most 256) and the number of bytes consumed (a multiple of
+// 24); rejectionSampleGeneric parses what is left of b if k < 256.
+// Like it, it may leave rejected candidates in a[k:], which are not
+// part of the result. Variable time: b comes from the public seed rho.
 //
 //go:noescape
 func rejUniformAVX512(a *[256]uint16, k int, b []byte) (int, int)

@@ -247,17 +247,18 @@ func rejUniformAVX512() {
 	TEXT("rejUniformAVX512", NOSPLIT, "func(a *[256]uint16, k int, b []byte) (int, int)")
 	Pragma("noescape")
 	Doc(
-		"rejUniformAVX512 is rejUniformAVX2 with AVX-512 (F, VL, BW, VBMI and",
-		"VBMI2): it parses 48 bytes (32 candidates) of b at a time in a zmm",
-		"register, and moves the candidates below q to the front with",
-		"VPCOMPRESSW, while k <= 224 and 48 bytes of b remain; then, if k <=",
-		"240 and 24 bytes remain, 24 bytes (16 candidates) in a ymm register,",
-		"so that a SHAKE128 block of 168 bytes is parsed whole. It reads no",
-		"byte of b past the ones it consumes. It returns the new k and the",
-		"number of bytes consumed (a multiple of 24); rejUniformAVX2 and",
-		"rejectionSampleGeneric finish the rest. Like them, it may leave",
-		"rejected candidates in a[k:], which are not part of the result.",
-		"Variable time: b comes from the public seed rho.",
+		"rejUniformAVX512 runs the loop of SampleNTT (FIPS 203, Algorithm 7,",
+		"lines 5 to 14) with AVX-512 (F, VL, BW, VBMI and VBMI2) and BMI2: it",
+		"parses 48 bytes (32 candidates) of b at a time in a zmm register, and",
+		"moves the candidates below q to the front with VPCOMPRESSW, while k",
+		"<= 224 and 48 bytes of b remain; then 24 bytes (16 candidates) at a",
+		"time in a ymm register while k < 256 and 24 bytes remain, storing",
+		"no lane past a[255], so that it fills a whole from b unless b runs",
+		"out. It reads no byte of b past the ones it consumes. It returns the",
+		"new k (at most 256) and the number of bytes consumed (a multiple of",
+		"24); rejectionSampleGeneric parses what is left of b if k < 256.",
+		"Like it, it may leave rejected candidates in a[k:], which are not",
+		"part of the result. Variable time: b comes from the public seed rho.",
 	)
 	a := Load(Param("a"), GP64())
 	k := Load(Param("k"), GP64())
@@ -341,9 +342,12 @@ func rejUniformAVX512() {
 	JBE(LabelRef("rej512Loop"))
 
 	Label("rej512Tail")
-	// One round of 24 bytes, if k <= 240 and they remain.
-	CMPQ(k, Imm(240))
-	JA(LabelRef("rej512Done"))
+	// Rounds of 24 bytes while k < 256 and they remain. The store is
+	// masked to the lanes below min(16, 256 - k), and k stops at 256: the
+	// accepted candidates past a[255] are dropped, as Algorithm 7 stops
+	// there.
+	CMPQ(k, U32(256))
+	JAE(LabelRef("rej512Done"))
 	LEAQ(Mem{Base: pos, Disp: 24}, t)
 	CMPQ(t, blen)
 	JA(LabelRef("rej512Done"))
@@ -351,9 +355,24 @@ func rejUniformAVX512() {
 	mt := K()
 	parse(x, mt, 16)
 	compress(x.AsY(), mt, y.AsY())
-	VMOVDQU16(y.AsY(), Mem{Base: a, Index: k, Scale: 2})
+	room, sixteen, lanes := GP32(), GP32(), GP32()
+	MOVL(U32(256), room)
+	SUBL(k.(reg.GPVirtual).As32(), room)
+	MOVL(U32(16), sixteen)
+	CMPL(room, sixteen)
+	CMOVLGT(sixteen, room)
+	MOVL(U32(0xffff), lanes)
+	BZHIL(room, lanes, lanes)
+	sm := K()
+	KMOVD(lanes, sm)
+	VMOVDQU16(y.AsY(), sm, Mem{Base: a, Index: k, Scale: 2})
 	advance(mt)
+	full := GP64()
+	MOVQ(U32(256), full)
+	CMPQ(k, full)
+	CMOVQGT(full, k)
 	MOVQ(t, pos)
+	JMP(LabelRef("rej512Tail"))
 
 	Label("rej512Done")
 	Store(k, ReturnIndex(0))
