@@ -148,6 +148,18 @@ func FuzzInnerProductAsm(f *testing.F) {
 		if got != want {
 			t.Fatalf("k = %d: innerProduct differs\ngot  %v\nwant %v", k, got, want)
 		}
+		// Key generation writes Âŝ + ê over ê: f may be e, at every level.
+		if e != nil {
+			for _, l := range []cpuid.Level{cpuid.LevelGeneric, cpuid.LevelAVX2} {
+				f := *e
+				restore := cpuLevels.Force(l)
+				innerProduct(&f, a[:], 1, b[:], bc[:], k, &f)
+				restore()
+				if f != want {
+					t.Fatalf("k = %d, level %v: innerProduct with f = e differs", k, l)
+				}
+			}
+		}
 	})
 }
 

@@ -169,7 +169,8 @@ func (acc *nttAccumulator) reduceAdd(f *nttElement, e *nttElement) {
 // innerProduct sets f = sum_{j<k} a[j*stride] ∘ b[j] (plus e, if e is not
 // nil), reduced to [0, q): the coarse form of k mulAdd calls followed by
 // reduce or reduceAdd, for 1 <= k <= maxK. With a stride of 1 it takes a
-// row of Â^T; with a stride of k, a column.
+// row of Â^T; with a stride of k, a column. f may be e: each coefficient
+// of e is read before that of f is written.
 func innerProduct(f *nttElement, a []nttElement, stride int, b []nttElement, bc []nttCache, k int, e *nttElement) {
 	if k < 1 || k > maxK {
 		panic("fips203: inner product of invalid length") // unreachable: k comes from Params

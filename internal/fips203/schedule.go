@@ -64,12 +64,13 @@ type lanesSchedule struct {
 	// matrixDone has bit e set when entry e is complete.
 	matrixDone uint32
 
-	// The noise: f[N] = SamplePolyCBD_eta[N](PRF_eta[N](sigma, N)). Each
-	// lane gathers the blocks of its polynomial in buf. (The polynomials
-	// live here, not behind pointers to the caller's variables, which
-	// would make the compiler move those to the heap.)
+	// The noise: *f[N] = SamplePolyCBD_eta[N](PRF_eta[N](sigma, N)), into
+	// the caller's polynomials. Each lane gathers the blocks of its
+	// polynomial in buf. (The callers set f[N] on their schedule as such:
+	// a pointer stored through a pointer to the schedule, as a method
+	// would, makes the compiler move the polynomials to the heap.)
 	sigma     [32]byte
-	f         [2*maxK + 1]ringElement
+	f         [2*maxK + 1]*ringElement
 	eta       [2*maxK + 1]int
 	buf       [4][2 * keccak.Rate256]byte
 	blocks    [4]int
@@ -135,8 +136,8 @@ func (s *lanesSchedule) addMatrices() {
 	}
 }
 
-// addNoise queues the noise polynomial s.f[N] = SamplePolyCBD_eta(PRF_eta(
-// s.sigma, N)).
+// addNoise queues the noise polynomial *s.f[N] = SamplePolyCBD_eta(
+// PRF_eta(s.sigma, N)); the caller sets s.f[N].
 func (s *lanesSchedule) addNoise(N int, eta int) {
 	s.eta[N] = eta
 	s.queue[s.tail] = laneJob{kind: laneNoise, index: uint8(N)}
@@ -290,7 +291,7 @@ func (s *lanesSchedule) step(a []nttElement) {
 			copy(s.buf[j][s.blocks[j]*keccak.Rate256:][:keccak.Rate256], out[j][:keccak.Rate256])
 			s.blocks[j]++
 			if s.blocks[j]*keccak.Rate256 >= 64*s.eta[N] {
-				samplePolyCBD(&s.f[N], s.buf[j][:], s.eta[N])
+				samplePolyCBD(s.f[N], s.buf[j][:], s.eta[N])
 				s.noiseDone |= 1 << N
 				s.lane[j] = laneJob{}
 			}
@@ -327,7 +328,10 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 	var s lanesSchedule
 	s.init(k, ex.rho)
 	s.sigma = *sigma
+	// The noise goes straight to the key: s to ŝ, and e[i] to t̂[i],
+	// which line 18 then overwrites with Âŝ + ê[i].
 	for i := range k {
+		s.f[i] = (*ringElement)(&dx.s[i])
 		s.addNoise(i, p.eta1)
 	}
 	if !p.fipsMatrix {
@@ -340,6 +344,7 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 				s.addMatrix(j, i)
 			}
 		}
+		s.f[k+i] = (*ringElement)(&ex.t[i])
 		s.addNoise(k+i, p.eta1)
 	}
 
@@ -359,7 +364,6 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 		// are ready, each row's encoding appended to the hash input.
 		if !sNTT && s.noiseDone&(1<<k-1) == 1<<k-1 {
 			for i := range k {
-				dx.s[i] = nttElement(s.f[i])
 				ntt((*ringElement)(&dx.s[i]))
 				dx.sCache[i].compute(&dx.s[i])
 			}
@@ -368,7 +372,7 @@ func keyGenX4(p *Params, ex *encryptionKey, dx *decryptionKey, sigma *[32]byte) 
 		// (s.hash written as such, not through a pointer, keeps ekBuf on
 		// the stack.)
 		for sNTT && row < k && s.noiseDone&(1<<(k+row)) != 0 && s.column(row) {
-			innerProduct(&ex.t[row], ex.a[row:], k, dx.s, dx.sCache, k, ntt(&s.f[k+row]))
+			innerProduct(&ex.t[row], ex.a[row:], k, dx.s, dx.sCache, k, ntt((*ringElement)(&ex.t[row])))
 			s.hash.in = byteEncode12(s.hash.in, &ex.t[row])
 			row++
 			if row == k {
@@ -422,13 +426,11 @@ func decapsulateX4(p *Params, f *encryptionNoise, gIn *[64]byte, z *[32]byte, c 
 		if s.gDone && !queued {
 			copy(s.sigma[:], s.gOut[32:])
 			for N := range 2*k + 1 {
+				s.f[N] = f.poly(k, N)
 				s.addNoise(N, noiseEta(p, N))
 			}
 			queued = true
 		}
-	}
-	for N := range 2*k + 1 {
-		*f.poly(k, N) = s.f[N]
 	}
 	return s.gOut, s.hash.sum
 }
