@@ -740,6 +740,22 @@ func end512() {
 	RET()
 }
 
+// registerLayer returns the two halves' chains of a layer between
+// registers: the butterflies of the pairs (d[h][i], d[h][i+dist]), at
+// length 16*dist.
+func registerLayer(d *[2][8]VecPhysical, dist int, butterfly func(a, b VecPhysical, length int)) []chain {
+	chains := []chain{{half: 0}, {half: 1}}
+	for h := range 2 {
+		for i := range 8 {
+			if i&dist == 0 {
+				a, b := d[h][i], d[h][i+dist]
+				chains[h].steps = append(chains[h].steps, func() { butterfly(a, b, 16*dist) })
+			}
+		}
+	}
+	return chains
+}
+
 func genNTT512() {
 	f, d, scratch := begin512("nttAVX512", "nttAVX512 is nttAVX2 with AVX-512BW/VL: f in [0, q), result in [0, q).")
 	Comment("Layer len = 128: the two halves' registers pairwise.")
@@ -748,16 +764,7 @@ func genNTT512() {
 	}
 	Comment("Layers len = 64, 32, 16 between registers, the halves interleaved.")
 	for _, dist := range []int{4, 2, 1} {
-		chains := []chain{{half: 0}, {half: 1}}
-		for h := range 2 {
-			for i := range 8 {
-				if i&dist == 0 {
-					a, b := d[h][i], d[h][i+dist]
-					chains[h].steps = append(chains[h].steps, func() { ctButterfly(a, b, 16*dist) })
-				}
-			}
-		}
-		runChains(chains)
+		runChains(registerLayer(&d, dist, ctButterfly))
 	}
 	Comment("Layers len = 8, 4, 2 inside register pairs, then reduce to [0, q).")
 	var chains []chain
@@ -782,15 +789,10 @@ func genInverseNTT512() {
 	runChains(chains)
 	Comment("Layers len = 16, 32, 64 between registers.")
 	for _, dist := range []int{1, 2, 4} {
-		chains := []chain{{half: 0}, {half: 1}}
-		for h := range 2 {
-			for i := range 8 {
-				if i&dist == 0 {
-					a, b := d[h][i], d[h][i+dist]
-					chains[h].steps = append(chains[h].steps, func() { gsButterfly(a, b, 16*dist) })
-				}
-			}
-			if dist == 2 {
+		chains := registerLayer(&d, dist, gsButterfly)
+		if dist == 2 {
+			// The sums of len = 32, below 8q, to [0, q], as in the AVX2 routine.
+			for h := range 2 {
 				for i := range 8 {
 					if i&2 == 0 {
 						a := d[h][i]
