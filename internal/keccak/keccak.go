@@ -48,6 +48,15 @@
 // absorbs inputs of equal length (every real caller's case); with unequal
 // lengths X4 quietly uses the four generic states. Reads must ask for the
 // same number of bytes from the four lanes.
+//
+// # Eight states
+//
+// X8 is two X4 that one eight-way permutation advances together where the
+// CPU has AVX-512 (Wide): keccakF1600x8AVX512 runs the rounds of
+// keccakF1600x4AVX512 on ZMM registers, the second four-way state in
+// their high halves. On a CPU that executes 512-bit operations at the
+// rate of 256-bit ones (AMD Zen 5) eight streams then cost about what
+// four do (BenchmarkSHAKEx8). Elsewhere X8 is two X4, one after the other.
 package keccak
 
 import "github.com/pqkem/pqkem/internal/cpuid"

@@ -29,6 +29,14 @@ func keccakF1600x4AVX2(a *[25][4]uint64)
 //go:noescape
 func keccakF1600x4AVX512(a *[25][4]uint64)
 
+// keccakF1600x8AVX512 applies Keccak-f[1600] to eight states: the
+// four-way states a and b, a in the low and b in the high half of
+// each ZMM register, with the rounds of keccakF1600x4AVX512. It pays
+// where the CPU runs 512-bit operations at the rate of 256-bit ones.
+//
+//go:noescape
+func keccakF1600x8AVX512(a *[25][4]uint64, b *[25][4]uint64)
+
 // keccakSqueeze168x4 copies bytes 0 to 167 of state j in a to oj, for j = 0 .. 3:
 // the output block of each of the four SHAKE instances.
 //

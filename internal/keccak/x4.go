@@ -53,6 +53,16 @@ func (s *X4) Init256(in [4][]byte) { s.init(Rate256, in) }
 func (s *X4) Rate() int { return s.rate }
 
 func (s *X4) init(rate int, in [4][]byte) {
+	if s.begin(rate, in) {
+		s.absorb(in)
+	}
+}
+
+// begin starts the four instances at rate and reports whether they run on
+// the four-way state, which then is zero and must absorb in (absorb, or
+// absorbBlock and absorbLast); otherwise the generic states have absorbed
+// it.
+func (s *X4) begin(rate int, in [4][]byte) bool {
 	s.rate = rate
 	s.off = 0
 	l := len(in[0])
@@ -67,21 +77,42 @@ func (s *X4) init(rate int, in [4][]byte) {
 			}
 			s.g[j].Write(in[j])
 		}
-		return
+		return false
 	}
 	s.a = [25][4]uint64{}
-	// Whole blocks.
-	for l >= rate {
-		for j := range 4 {
-			s.xorBlock(j, in[j][:rate])
-			in[j] = in[j][rate:]
-		}
+	return true
+}
+
+// absorb absorbs and pads in, four inputs of equal length, into the zero
+// four-way state.
+func (s *X4) absorb(in [4][]byte) {
+	for s.absorbBlock(&in) {
 		keccakF1600x4(&s.a)
-		l -= rate
 	}
-	// The last, partial block of l < rate bytes and the padding: the SHAKE
-	// suffix and the first padding bit at byte l, the last padding bit at
-	// byte rate-1.
+	s.absorbLast(in)
+	keccakF1600x4(&s.a)
+}
+
+// absorbBlock XORs the next whole block of the four inputs into the state
+// and moves them past it, if they hold one, and reports whether it did:
+// the state must then be permuted.
+func (s *X4) absorbBlock(in *[4][]byte) bool {
+	if len(in[0]) < s.rate {
+		return false
+	}
+	for j := range 4 {
+		s.xorBlock(j, in[j][:s.rate])
+		in[j] = in[j][s.rate:]
+	}
+	return true
+}
+
+// absorbLast XORs the last, partial block of the four inputs (l < rate
+// bytes each) and the padding into the state, which must then be
+// permuted: the SHAKE suffix and the first padding bit at byte l, the
+// last padding bit at byte rate-1.
+func (s *X4) absorbLast(in [4][]byte) {
+	l := len(in[0])
 	w := l / 8
 	whole := s.a[:w]
 	for j := range 4 {
@@ -95,9 +126,8 @@ func (s *X4) init(rate int, in [4][]byte) {
 			t |= uint64(c) << (8 * i)
 		}
 		s.a[w][j] ^= t | dsbyteSHAKE<<(8*(l%8))
-		s.a[rate/8-1][j] ^= 0x80 << 56
+		s.a[s.rate/8-1][j] ^= 0x80 << 56
 	}
-	keccakF1600x4(&s.a)
 }
 
 // xorBlock XORs a whole block b (s.rate bytes) into state j.
@@ -138,16 +168,7 @@ func (s *X4) squeezeBlock(j int, b []byte) {
 // the instance must be at a block boundary (only SqueezeBlocks calls, or
 // Read calls of whole blocks, since Init); otherwise it panics.
 func (s *X4) SqueezeBlocks(out *[4][]byte) {
-	if s.rate == 0 {
-		panic("keccak: X4 used before Init128 or Init256")
-	}
-	l := len(out[0])
-	if l%s.rate != 0 || len(out[1]) != l || len(out[2]) != l || len(out[3]) != l {
-		panic("keccak: SqueezeBlocks needs four outputs of the same length, a multiple of the rate")
-	}
-	if s.off%s.rate != 0 {
-		panic("keccak: SqueezeBlocks after a partial Read")
-	}
+	l := s.checkSqueeze(out)
 	if !s.asm {
 		for j := range s.g {
 			s.g[j].Read(out[j])
@@ -161,6 +182,22 @@ func (s *X4) SqueezeBlocks(out *[4][]byte) {
 		s.squeezeBlocks4(out, o)
 		s.off = s.rate
 	}
+}
+
+// checkSqueeze panics unless SqueezeBlocks can fill out, and returns the
+// length of its outputs.
+func (s *X4) checkSqueeze(out *[4][]byte) int {
+	if s.rate == 0 {
+		panic("keccak: X4 used before Init128 or Init256")
+	}
+	l := len(out[0])
+	if l%s.rate != 0 || len(out[1]) != l || len(out[2]) != l || len(out[3]) != l {
+		panic("keccak: SqueezeBlocks needs four outputs of the same length, a multiple of the rate")
+	}
+	if s.off%s.rate != 0 {
+		panic("keccak: SqueezeBlocks after a partial Read")
+	}
+	return l
 }
 
 // Read fills out[0..3], which must have the same length, with the next

@@ -17,6 +17,18 @@ func keccakF1600x4(a *[25][4]uint64) {
 	}
 }
 
+// keccakF1600x8 applies Keccak-f[1600] to the eight states of a and b:
+// with the eight-way permutation at the AVX-512 level, else as two
+// four-way permutations.
+func keccakF1600x8(a, b *[25][4]uint64) {
+	if x4Level == cpuid.LevelAVX512 {
+		keccakF1600x8AVX512(a, b)
+		return
+	}
+	keccakF1600x4(a)
+	keccakF1600x4(b)
+}
+
 // squeezeBlocks4 copies the output blocks of the four states to
 // out[j][o:o+s.rate]. Only for Accelerated().
 func (s *X4) squeezeBlocks4(out *[4][]byte, o int) {

@@ -44,13 +44,14 @@ func main() {
 			DATA(laneSize*i+8*j, U64(c))
 		}
 	}
-	// VPSHUFB masks that rotate every 64-bit lane left by 8 and by 56 bits.
+	// VPSHUFB masks that rotate every 64-bit lane left by 8 and by 56 bits,
+	// 64 bytes for the ZMM permutation (the others read the first 32).
 	rol8 := GLOBL("keccakRol8", RODATA|NOPTR)
-	for i := range 32 {
+	for i := range 64 {
 		DATA(i, U8(i&^7+(i+7)%8))
 	}
 	rol56 := GLOBL("keccakRol56", RODATA|NOPTR)
-	for i := range 32 {
+	for i := range 64 {
 		DATA(i, U8(i&^7+(i+1)%8))
 	}
 
@@ -170,6 +171,7 @@ func main() {
 	RET()
 
 	permuteAVX512(rcTable, rol8, rol56)
+	permuteAVX512x8(rcTable, rol8, rol56)
 	squeeze(168)
 	squeeze(136)
 

@@ -34,6 +34,12 @@ func piSource() (src [25]int) {
 	return src
 }
 
+// zmm lists the 32 ZMM registers.
+var zmm = [32]VecPhysical{
+	Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
+	Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31,
+}
+
 // permuteAVX512 generates keccakF1600x4AVX512: the four-way permutation
 // with the 25 four-way lanes held in 25 of the 32 YMM registers for all
 // 24 rounds. rcTable holds the round constants at a stride of laneSize,
@@ -53,12 +59,52 @@ func permuteAVX512(rcTable, rol8, rol56 Mem) {
 	)
 	Pragma("noescape")
 	a := Load(Param("a"), GP64())
-
 	Comment("Load the state.")
 	for i := range 25 {
 		VMOVDQU64(Mem{Base: a, Disp: laneSize * i}, ymm[i])
 	}
+	rounds512(ymm, "loop512", rcTable, rol8, rol56)
+	Comment("Store the state.")
+	for i := range 25 {
+		VMOVDQU64(ymm[i], Mem{Base: a, Disp: laneSize * i})
+	}
+	VZEROUPPER()
+	RET()
+}
 
+// permuteAVX512x8 generates keccakF1600x8AVX512: the same rounds on the
+// ZMM registers, for eight states held as two four-way states, a in the
+// low halves of the registers and b in the high halves.
+func permuteAVX512x8(rcTable, rol8, rol56 Mem) {
+	TEXT("keccakF1600x8AVX512", NOSPLIT, "func(a, b *[25][4]uint64)")
+	Doc(
+		"keccakF1600x8AVX512 applies Keccak-f[1600] to eight states: the",
+		"four-way states a and b, a in the low and b in the high half of",
+		"each ZMM register, with the rounds of keccakF1600x4AVX512. It pays",
+		"where the CPU runs 512-bit operations at the rate of 256-bit ones.",
+	)
+	Pragma("noescape")
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	Comment("Load the states: a in the low halves, b in the high halves.")
+	for i := range 25 {
+		VMOVDQU64(Mem{Base: a, Disp: laneSize * i}, ymm[i])
+		VINSERTI64X4(Imm(1), Mem{Base: b, Disp: laneSize * i}, zmm[i], zmm[i])
+	}
+	rounds512(zmm, "loop512x8", rcTable, rol8, rol56)
+	Comment("Store the states.")
+	for i := range 25 {
+		VMOVDQU64(ymm[i], Mem{Base: a, Disp: laneSize * i})
+		VEXTRACTI64X4(Imm(1), zmm[i], Mem{Base: b, Disp: laneSize * i})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// rounds512 generates the 24 rounds of the AVX-512 permutations on the
+// state in regs[0..24] (lane i = x + 5y in regs[i]), using regs[25..31]
+// as scratch, and leaves the state where it found it.
+func rounds512(regs [32]VecPhysical, loop string, rcTable, rol8, rol56 Mem) {
 	rc := GP64()
 	LEAQ(rcTable, rc)
 	end := GP64()
@@ -68,7 +114,7 @@ func permuteAVX512(rcTable, rol8, rol56 Mem) {
 
 	// lane[i] is the register that holds lane i = x + 5y; free lists the
 	// other registers, first the one to take first. Every second round
-	// starts with lane i in ymm[i].
+	// starts with lane i in regs[i].
 	var lane [25]VecPhysical
 	var free []VecPhysical
 	take := func() VecPhysical {
@@ -80,7 +126,7 @@ func permuteAVX512(rcTable, rol8, rol56 Mem) {
 	// at the end of the loop), or the first free one.
 	takeFor := func(i int) VecPhysical {
 		for k, f := range free {
-			if f == ymm[i] {
+			if f == regs[i] {
 				free = append(free[:k:k], free[k+1:]...)
 				return f
 			}
@@ -160,23 +206,23 @@ func permuteAVX512(rcTable, rol8, rol56 Mem) {
 		lane = next
 	}
 
-	Label("loop512")
-	copy(lane[:], ymm[:25])
-	free = append([]VecPhysical(nil), ymm[25:]...)
+	Label(loop)
+	copy(lane[:], regs[:25])
+	free = append([]VecPhysical(nil), regs[25:]...)
 	round(Mem{Base: rc})
 	round(Mem{Base: rc, Disp: laneSize})
-	Comment("Put lane i back in ymm[i] for the next two rounds.")
+	Comment("Put lane i back in register i for the next two rounds.")
 	holder := func(f VecPhysical) bool { return slices.Contains(lane[:], f) }
 	for {
 		moved, left := false, false
 		for i := range lane {
-			if lane[i] == ymm[i] {
+			if lane[i] == regs[i] {
 				continue
 			}
 			left = true
-			if !holder(ymm[i]) {
-				VMOVDQA64(lane[i], ymm[i])
-				lane[i], moved = ymm[i], true
+			if !holder(regs[i]) {
+				VMOVDQA64(lane[i], regs[i])
+				lane[i], moved = regs[i], true
 			}
 		}
 		if !left {
@@ -186,10 +232,10 @@ func permuteAVX512(rcTable, rol8, rol56 Mem) {
 			// Only cycles are left: move one of their lanes to a
 			// register that holds none, which opens the cycle.
 			for i := range lane {
-				if lane[i] != ymm[i] {
-					f := slices.IndexFunc(ymm[:], func(f VecPhysical) bool { return !holder(f) })
-					VMOVDQA64(lane[i], ymm[f])
-					lane[i] = ymm[f]
+				if lane[i] != regs[i] {
+					f := slices.IndexFunc(regs[:], func(f VecPhysical) bool { return !holder(f) })
+					VMOVDQA64(lane[i], regs[f])
+					lane[i] = regs[f]
 					break
 				}
 			}
@@ -197,12 +243,5 @@ func permuteAVX512(rcTable, rol8, rol56 Mem) {
 	}
 	ADDQ(Imm(2*laneSize), rc)
 	CMPQ(rc, end)
-	JNE(LabelRef("loop512"))
-
-	Comment("Store the state.")
-	for i := range 25 {
-		VMOVDQU64(ymm[i], Mem{Base: a, Disp: laneSize * i})
-	}
-	VZEROUPPER()
-	RET()
+	JNE(LabelRef(loop))
 }
