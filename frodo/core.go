@@ -68,6 +68,7 @@ var workPool = sync.Pool{New: func() any { return new(work) }}
 func getWork() *work {
 	w := workPool.Get().(*work)
 	w.r.npre = 0
+	w.r.ahead, w.r.aheadOf = 0, nil
 	return w
 }
 func putWork(w *work) { workPool.Put(w) }

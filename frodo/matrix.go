@@ -65,7 +65,12 @@ const preRows = 60
 // rowBuf holds four rows of A, row k at rows[k*maxN:], and the rows
 // generated ahead.
 type rowBuf struct {
-	rows [4 * maxN]uint16
+	// rows holds the rows rows4 returns, and after gen8 the next four.
+	rows [8 * maxN]uint16
+	// ahead is 1 + the first of the four rows of A that rows[4*maxN:]
+	// holds for the next call of rows4, or 0; aheadOf is their matrix.
+	ahead   int
+	aheadOf *matrixA
 	// pre holds rows 0..npre-1 of A, row i at pre[i*maxN:], generated
 	// during the squeezing of the error samples in the lanes their SHAKE
 	// leaves free (rideRows); allocated on the first ride. a is the
@@ -96,6 +101,15 @@ func (a *matrixA) rows4(i int, r *rowBuf) (rows []uint16, stride int) {
 	}
 	if i+4 <= r.npre {
 		return r.pre[i*maxN : (i+4)*maxN], maxN
+	}
+	if r.ahead == i+1 && r.aheadOf == a {
+		r.ahead, r.aheadOf = 0, nil
+		return r.rows[4*maxN:], maxN
+	}
+	if !a.p.aes && i+8 <= n && wideRows() {
+		a.gen8(i, r)
+		r.ahead, r.aheadOf = i+5, a
+		return r.rows[:], maxN
 	}
 	a.gen4(i, r)
 	return r.rows[:], maxN
@@ -134,7 +148,21 @@ func (r *rowBuf) endRide(h *keccak.SHAKE) {
 // RowIn returns the input of row i of the ride's A, LE16(i) || seedA,
 // appended to buf (keccak.RowSource).
 func (r *rowBuf) RowIn(i int, buf []byte) []byte {
-	return append(binary.LittleEndian.AppendUint16(buf, uint16(i)), r.a.seedA[:]...)
+	in := r.a.shakeIn(i)
+	return append(buf, in[:]...)
+}
+
+// shakeIn returns the SHAKE128 input of row i of A, LE16(i) || seedA.
+func (a *matrixA) shakeIn(i int) (in [2 + seedASize]byte) {
+	binary.LittleEndian.PutUint16(in[:], uint16(i))
+	copy(in[2:], a.seedA[:])
+	return in
+}
+
+// shakeRowLen is the length of a SHAKE128 row of A as squeezed: 2n bytes
+// rounded up to whole blocks.
+func shakeRowLen(n int) int {
+	return (2*n + keccak.Rate128 - 1) / keccak.Rate128 * keccak.Rate128
 }
 
 // RowOut returns the bytes of row i in pre, or nil past its capacity or
@@ -163,9 +191,9 @@ func (a *matrixA) expand() {
 	full := make([]uint16, n*n)
 	w := getWork()
 	for i := 0; i < n; i += 4 {
-		a.gen4(i, &w.r)
+		rows, stride := a.rows4(i, &w.r)
 		for k := range 4 {
-			copy(full[(i+k)*n:(i+k+1)*n], w.r.row(k))
+			copy(full[(i+k)*n:(i+k+1)*n], rows[k*stride:])
 		}
 	}
 	putWork(w)
@@ -179,20 +207,32 @@ func (a *matrixA) gen4(i int, r *rowBuf) {
 		a.aes.rows4(i, n, r)
 		return
 	}
-	var in [4][2 + seedASize]byte
-	for k := range 4 {
-		binary.LittleEndian.PutUint16(in[k][:], uint16(i+k))
-		copy(in[k][2:], a.seedA[:])
-	}
+	in := [4][2 + seedASize]byte{a.shakeIn(i), a.shakeIn(i + 1), a.shakeIn(i + 2), a.shakeIn(i + 3)}
 	var x keccak.X4
 	x.Init128([4][]byte{in[0][:], in[1][:], in[2][:], in[3][:]})
-	l := (2*n + keccak.Rate128 - 1) / keccak.Rate128 * keccak.Rate128
 	var out [4][]byte
-	for k := range 4 {
-		out[k] = shakeRowBytes(r, k, l)
+	for k := range out {
+		out[k] = shakeRowBytes(r, k, shakeRowLen(n))
 	}
 	x.SqueezeBlocks(&out)
-	shakeRowsDone(r, n)
+	shakeRowsDone(r, n, 4)
+}
+
+// gen8 sets rows 0..7 of r to rows i..i+7 of A, for a SHAKE128 set where
+// wideRows reports true: eight rows on the eight-way permutation.
+func (a *matrixA) gen8(i int, r *rowBuf) {
+	n := a.p.n
+	var in [8][2 + seedASize]byte
+	var ins, out [8][]byte
+	for k := range in {
+		in[k] = a.shakeIn(i + k)
+		ins[k] = in[k][:]
+		out[k] = shakeRowBytes(r, k, shakeRowLen(n))
+	}
+	var x keccak.X8
+	x.Init128(ins)
+	x.SqueezeBlocks(&out)
+	shakeRowsDone(r, n, 8)
 }
 
 // aesImpl is one of the AES row generators, slowest first.

@@ -177,7 +177,12 @@ func wordBytes(w []uint16) []byte {
 }
 
 // shakeRowsDone has nothing to do: the rows are already words.
-func shakeRowsDone(r *rowBuf, n int) {}
+func shakeRowsDone(r *rowBuf, n, rows int) {}
+
+// wideRows reports whether SHAKE128 rows of A are made eight at a time
+// (matrixA.gen8): at the AVX-512 level, where keccak.X8 runs one
+// eight-way permutation.
+func wideRows() bool { return runLevel() >= cpuid.LevelAVX512 && keccak.Wide() }
 
 // rowScratch is empty: SHAKE128 squeezes into the rows themselves.
 type rowScratch = struct{}

@@ -45,9 +45,9 @@ func shakeRowBytes(r *rowBuf, k int, l int) []byte { return r.bytes[k][:l] }
 // ahead (matrixA.rideRows), and this build has none.
 func wordBytes(w []uint16) []byte { return nil }
 
-// shakeRowsDone converts the four rows from bytes to words.
-func shakeRowsDone(r *rowBuf, n int) {
-	for k := range 4 {
+// shakeRowsDone converts the first rows rows from bytes to words.
+func shakeRowsDone(r *rowBuf, n, rows int) {
+	for k := range rows {
 		leUint16s(r.row(k)[:n], r.bytes[k][:])
 	}
 }
@@ -56,8 +56,12 @@ func shakeRowsDone(r *rowBuf, n int) {
 // rounded up to whole SHAKE128 blocks.
 const shakeRowBuf = (2*maxN + keccak.Rate128 - 1) / keccak.Rate128 * keccak.Rate128
 
-// rowScratch holds four SHAKE128 rows as bytes, before their conversion.
+// rowScratch holds four SHAKE128 rows as bytes, before their conversion
+// (gen4: this build never makes eight, see wideRows).
 type rowScratch = [4][shakeRowBuf]byte
+
+// wideRows is false: this build has no eight-way permutation.
+func wideRows() bool { return false }
 
 // sample replaces each entry of s with a sample of the error distribution.
 func (p *ParameterSet) sample(s []uint16) { p.sampleGeneric(s) }

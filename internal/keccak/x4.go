@@ -86,37 +86,33 @@ func (s *X4) begin(rate int, in [4][]byte) bool {
 // absorb absorbs and pads in, four inputs of equal length, into the zero
 // four-way state.
 func (s *X4) absorb(in [4][]byte) {
-	for s.absorbBlock(&in) {
+	o := 0
+	for ; o+s.rate <= len(in[0]); o += s.rate {
+		s.absorbBlock(in, o)
 		keccakF1600x4(&s.a)
 	}
-	s.absorbLast(in)
+	s.absorbLast(in, o)
 	keccakF1600x4(&s.a)
 }
 
-// absorbBlock XORs the next whole block of the four inputs into the state
-// and moves them past it, if they hold one, and reports whether it did:
-// the state must then be permuted.
-func (s *X4) absorbBlock(in *[4][]byte) bool {
-	if len(in[0]) < s.rate {
-		return false
-	}
+// absorbBlock XORs the whole block at byte o of the four inputs into the
+// state, which must then be permuted.
+func (s *X4) absorbBlock(in [4][]byte, o int) {
 	for j := range 4 {
-		s.xorBlock(j, in[j][:s.rate])
-		in[j] = in[j][s.rate:]
+		s.xorBlock(j, in[j][o:o+s.rate])
 	}
-	return true
 }
 
-// absorbLast XORs the last, partial block of the four inputs (l < rate
-// bytes each) and the padding into the state, which must then be
-// permuted: the SHAKE suffix and the first padding bit at byte l, the
-// last padding bit at byte rate-1.
-func (s *X4) absorbLast(in [4][]byte) {
-	l := len(in[0])
+// absorbLast XORs the last, partial block of the four inputs, from byte o
+// on (fewer than rate bytes each), and the padding into the state, which
+// must then be permuted: the SHAKE suffix and the first padding bit after
+// the input, the last padding bit at byte rate-1.
+func (s *X4) absorbLast(in [4][]byte, o int) {
+	l := len(in[0]) - o
 	w := l / 8
 	whole := s.a[:w]
 	for j := range 4 {
-		b := in[j][:l]
+		b := in[j][o:][:l]
 		for i := range whole {
 			whole[i][j] ^= binary.LittleEndian.Uint64(b)
 			b = b[8:]

@@ -49,12 +49,14 @@ func (s *X8) init(rate int, in [8][]byte) {
 		}
 		return
 	}
-	for s.h[0].absorbBlock(&lo) {
-		s.h[1].absorbBlock(&hi)
+	o := 0
+	for ; o+rate <= len(lo[0]); o += rate {
+		s.h[0].absorbBlock(lo, o)
+		s.h[1].absorbBlock(hi, o)
 		keccakF1600x8(&s.h[0].a, &s.h[1].a)
 	}
-	s.h[0].absorbLast(lo)
-	s.h[1].absorbLast(hi)
+	s.h[0].absorbLast(lo, o)
+	s.h[1].absorbLast(hi, o)
 	keccakF1600x8(&s.h[0].a, &s.h[1].a)
 }
 
