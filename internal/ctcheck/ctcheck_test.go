@@ -36,6 +36,8 @@ var secretPackages = []string{
 // without the module path "github.com/pqkem/pqkem/".
 var allowlist = map[string]string{
 	"internal/keccak.(*X4).SqueezeBlocks": "lengths: len(out) % rate and the offset % rate; the lengths of the outputs are public, their contents never divided",
+	"internal/keccak.(*X4).checkSqueeze":  "lengths: len(out) % rate and the offset % rate, as in SqueezeBlocks",
+	"internal/keccak.(*X8).SqueezeBlocks": "lengths: X4.checkSqueeze inlined for each half, public lengths",
 	"internal/keccak.(*X4).Read":          "the offset: (off + len) % rate, public lengths",
 	"pake.reciprocal":                     "runs at package initialization on the public constant q^5 (bits.Div64)",
 	"pake.init":                           "pake.reciprocal inlined into package initialization: the public constant q^5",
