@@ -256,3 +256,18 @@ func BenchmarkSHAKEx8(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPermute8 measures one eight-way permutation at each level
+// (below AVX-512, two four-way ones): against BenchmarkPermute's one
+// four-way permutation, the cost of four more states.
+func BenchmarkPermute8(b *testing.B) {
+	for l := cpuid.LevelAVX512; l >= cpuid.LevelGeneric; l-- {
+		b.Run("level="+l.String(), func(b *testing.B) {
+			useLevel(b, l)
+			var a, c [25][4]uint64
+			for b.Loop() {
+				keccakF1600x8(&a, &c)
+			}
+		})
+	}
+}
