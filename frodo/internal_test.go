@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/rand"
+	"crypto/sha3"
 	"encoding/binary"
 	"slices"
 	"testing"
@@ -402,6 +403,69 @@ func FuzzDot8x2(f *testing.F) {
 		dot8x2Generic(out2, rows, stride, st, n)
 		if !slices.Equal(out1, out2) {
 			t.Fatalf("n = %d: dot8x2 and dot8x2Generic disagree", n)
+		}
+	})
+}
+
+// shakeRowRef is row i of A for a SHAKE set by its definition: the first
+// 2n bytes of SHAKE128(LE16(i) || seedA), little-endian words.
+func shakeRowRef(n, i int, seedA []byte) []uint16 {
+	h := sha3.NewSHAKE128()
+	h.Write(binary.LittleEndian.AppendUint16(nil, uint16(i)))
+	h.Write(seedA)
+	b := make([]byte, 2*n)
+	h.Read(b)
+	row := make([]uint16, n)
+	for j := range row {
+		row[j] = binary.LittleEndian.Uint16(b[2*j:])
+	}
+	return row
+}
+
+// TestSHAKERows reads every row of A through rows4, as the products do, at
+// each level (eight rows at a time where wideRows says so, else four),
+// against the definition: from row 0, and after rows made ahead up to a
+// multiple of 4 that is not one of 8 (rows4 then makes eight from there).
+// A look-ahead left by another matrix is not used.
+func TestSHAKERows(t *testing.T) {
+	cpuLevels.ForEach(t, func(t *testing.T) {
+		for _, p := range []*ParameterSet{FrodoKEM640SHAKE(), FrodoKEM976SHAKE(), FrodoKEM1344SHAKE()} {
+			seed := make([]byte, seedASize)
+			rand.Read(seed)
+			var a, other matrixA
+			a.init(p, seed)
+			other.init(p, make([]byte, seedASize))
+			for _, npre := range []int{0, 12} {
+				r := new(rowBuf)
+				if npre > 0 {
+					r.pre = new([preRows * maxN]uint16)
+					for i := range npre {
+						copy(r.pre[i*maxN:], shakeRowRef(p.n, i, seed))
+					}
+					r.npre = npre
+				}
+				for i := 0; i < p.n; i += 4 {
+					rows, stride := a.rows4(i, r)
+					for m := range 4 {
+						if want := shakeRowRef(p.n, i+m, seed); !slices.Equal(rows[m*stride:][:p.n], want) {
+							t.Fatalf("%s, %d rows made ahead, wide %v: row %d is not SHAKE128(LE16(i) || seedA)", p.Name(), npre, wideRows(), i+m)
+						}
+					}
+				}
+				if r.ahead != 0 {
+					t.Errorf("%s: rows left ahead after the last row", p.Name())
+				}
+			}
+			// other's rows 0..7, its second four left ahead for a call
+			// of rows4(4) that a must not take.
+			r := new(rowBuf)
+			other.rows4(0, r)
+			rows, stride := a.rows4(4, r)
+			for m := range 4 {
+				if want := shakeRowRef(p.n, 4+m, seed); !slices.Equal(rows[m*stride:][:p.n], want) {
+					t.Fatalf("%s, after another matrix's rows: row %d is not SHAKE128(LE16(i) || seedA)", p.Name(), 4+m)
+				}
+			}
 		}
 	})
 }
