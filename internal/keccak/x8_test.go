@@ -224,6 +224,38 @@ func FuzzPermute8(f *testing.F) {
 	})
 }
 
+// FuzzSHAKEx8 compares X8, at every level the machine has, with eight
+// crypto/sha3 instances: data cut into eight equal inputs (the eight-way
+// absorb), and into two halves of four equal inputs each.
+func FuzzSHAKEx8(f *testing.F) {
+	f.Add([]byte("abcdefghijklmnop"), uint16(3), uint8(2), false)
+	f.Add(bytes.Repeat([]byte{1}, 8*168), uint16(4*168), uint8(1), true)
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, nb uint8, s256 bool) {
+		rate := Rate128
+		if s256 {
+			rate = Rate256
+		}
+		var eq, halves [8][]byte
+		l := len(data) / 8
+		c := int(cut) % (len(data) + 1)
+		lo, hi := c/4, (len(data)-c)/4
+		for j := range 8 {
+			eq[j] = data[j*l : (j+1)*l]
+			if j < 4 {
+				halves[j] = data[j*lo : (j+1)*lo]
+			} else {
+				halves[j] = data[c+(j-4)*hi : c+(j-3)*hi]
+			}
+		}
+		old := x4Level
+		defer func() { x4Level = old }()
+		for x4Level = cpuid.LevelGeneric; x4Level <= cpuid.Max(); x4Level++ {
+			checkX8(t, rate, eq, []int{int(nb % 4), 1})
+			checkX8(t, rate, halves, []int{1, int(nb % 3)})
+		}
+	})
+}
+
 // BenchmarkSHAKEx8 measures eight SHAKE128 streams of 16 blocks (a
 // FrodoKEM-1344 row each) with X8 and with two X4, at each level.
 func BenchmarkSHAKEx8(b *testing.B) {
