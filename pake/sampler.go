@@ -130,7 +130,9 @@ var level = cpuid.Max()
 
 // sampleBatch sets *out[e] to the sampler's output for seeds[e], for every
 // e. The fixed-length samplers squeeze four seeds at a time with the
-// four-way Keccak when it is accelerated.
+// four-way Keccak when it is accelerated, and eight at a time with the
+// eight-way one at the AVX-512 level (whole batches of eight only: a
+// short batch would leave lanes of the wider permutation idle).
 //
 // Nothing is allocated: A1 and B0 squeeze their few blocks into a stack
 // buffer, and C1 reduces its 37 blocks one at a time as they are squeezed
@@ -155,7 +157,19 @@ func (s Sampler) sampleBatch(out []*[256]uint16, seeds [][34]byte) {
 		panic("pake: invalid sampler")
 	}
 	if keccak.Accelerated() && len(out) > 1 {
-		for e := 0; e < len(out); e += 4 {
+		e := 0
+		if level >= cpuid.LevelAVX512 && keccak.Wide() {
+			for ; e+8 <= len(out); e += 8 {
+				var in [8][]byte
+				for l := range in {
+					in[l] = seeds[e+l][:]
+				}
+				var x keccak.X8
+				x.Init128(in)
+				s.squeezeX8(&x, (*[8]*[256]uint16)(out[e:e+8]))
+			}
+		}
+		for ; e < len(out); e += 4 {
 			// A short last batch repeats its last seed in the unused
 			// lanes, whose output is then ignored.
 			var in [4][]byte
@@ -220,6 +234,39 @@ func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 	nb := blocks128(s.XOFBytes()) * keccak.Rate128
 	bs := [4][]byte{buf[0][:nb], buf[1][:nb], buf[2][:nb], buf[3][:nb]}
 	x.SqueezeBlocks(&bs)
+	s.fixedFromBytes(out, bs[:])
+	clear(buf[:])
+}
+
+// squeezeX8 is squeezeX4 for eight lanes.
+func (s Sampler) squeezeX8(x *keccak.X8, out *[8]*[256]uint16) {
+	if s == C1 {
+		var buf [8 * c1BlockBuf]byte // lane l at l*c1BlockBuf
+		var bs [8][]byte
+		for l := range bs {
+			bs[l] = buf[l*c1BlockBuf:][:keccak.Rate128]
+		}
+		for j := range blocks128(c1Bytes) {
+			x.SqueezeBlocks(&bs)
+			c1BlockTo(out[:4], j, buf[:], c1BlockBuf)
+			c1BlockTo(out[4:], j, buf[4*c1BlockBuf:], c1BlockBuf)
+		}
+		clear(buf[:])
+		return
+	}
+	var buf [8][fixedBlocks * keccak.Rate128]byte
+	nb := blocks128(s.XOFBytes()) * keccak.Rate128
+	var bs [8][]byte
+	for l := range bs {
+		bs[l] = buf[l][:nb]
+	}
+	x.SqueezeBlocks(&bs)
+	s.fixedFromBytes(out[:], bs[:])
+	clear(buf[:])
+}
+
+// fixedFromBytes sets *out[l] to A1 or B0 on bs[l], for every l.
+func (s Sampler) fixedFromBytes(out []*[256]uint16, bs [][]byte) {
 	for l, o := range out {
 		if s == A1 {
 			a1FromBytes(o, bs[l])
@@ -227,7 +274,6 @@ func (s Sampler) squeezeX4(x *keccak.X4, out []*[256]uint16) {
 			b0FromBytes(o, bs[l])
 		}
 	}
-	clear(buf[:])
 }
 
 // squeezeOne is squeezeX4 for one state.

@@ -30,15 +30,18 @@ type sampleNTTVector struct {
 // allSamplers are the four samplers, a0VariableTime first.
 var allSamplers = []Sampler{a0VariableTime, A1, B0, C1}
 
-// cpuLevels are the levels this package tells apart: avx2 (the AVX2
-// samplers, the four-way Keccak with AVX-512 where the CPU has it:
+// cpuLevels are the levels this package tells apart: avx512 (batches of
+// eight on the eight-way Keccak, where internal/keccak runs it), avx2 (the
+// AVX2 samplers, the four-way Keccak with AVX-512 where the CPU has it:
 // internal/keccak's tests run its levels) and generic, where ML-KEM
 // (internal/fips203) and the four-way Keccak run their Go code too.
-var cpuLevels = cpuidtest.Levels{Top: cpuid.LevelAVX2, Var: &level}
+var cpuLevels = cpuidtest.Levels{Top: cpuid.LevelAVX512, Var: &level}
 
 // TestSampleNTTVectors checks every sampler output in samplentt.json: A0 and
 // A1 against "A0", B0, and C1 (which is also C0), on the single-seed path
-// and in batches of every size up to 5 (the four-way Keccak path).
+// and in batches of 2 to 16 (the four-way Keccak path, and the eight-way
+// one for whole batches of eight at the AVX-512 level), the other seeds of
+// a batch against the single-seed path.
 func TestSampleNTTVectors(t *testing.T) {
 	var vs []sampleNTTVector
 	vectors.ReadJSON(t, sampleNTTFile, &vs)
@@ -70,7 +73,7 @@ func TestSampleNTTVectors(t *testing.T) {
 				var out [256]uint16
 				c.s.Sample(&out, &seed)
 				check("single", &out)
-				for size := 2; size <= 5; size++ {
+				for _, size := range []int{2, 3, 4, 5, 8, 9, 13, 16} {
 					outs := make([][256]uint16, size)
 					ptrs := make([]*[256]uint16, size)
 					seeds := make([][34]byte, size)
@@ -82,6 +85,14 @@ func TestSampleNTTVectors(t *testing.T) {
 					seeds[size-1] = seed
 					c.s.sampleBatch(ptrs, seeds)
 					check("batch", &outs[size-1])
+					// Every other lane against the single-seed path.
+					for e := range size - 1 {
+						var one [256]uint16
+						c.s.Sample(&one, &seeds[e])
+						if outs[e] != one {
+							t.Fatalf("vector %d %v: batch of %d, lane %d differs from the single-seed path", vi, c.s, size, e)
+						}
+					}
 				}
 			}
 			// A0 reads what the vector says it consumed.
