@@ -62,8 +62,8 @@ func (a *matrixA) init(p *ParameterSet, seedA []byte) {
 // blocks).
 const preRows = 60
 
-// rowBuf holds four rows of A, row k at rows[k*maxN:], and the rows
-// generated ahead.
+// rowBuf holds the rows of A that rows4 returns, row k at rows[k*maxN:],
+// and the rows generated ahead.
 type rowBuf struct {
 	// rows holds the rows rows4 returns, and after gen8 the next four.
 	rows [8 * maxN]uint16

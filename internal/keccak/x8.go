@@ -3,9 +3,10 @@ package keccak
 import "github.com/pqkem/pqkem/internal/cpuid"
 
 // X8 is eight SHAKE128 or SHAKE256 instances advanced together, as two X4:
-// where the CPU runs the eight-way permutation (Wide), one permutation
-// advances all eight, in about the time a four-way one takes; elsewhere
-// the two halves run one after the other, as two X4 would. The zero value
+// at the AVX-512 level (Wide) one eight-way permutation advances all eight,
+// which on CPUs with 512-bit vector units (AMD Zen 5) takes about the time
+// of a four-way one, and on Zen 4 about that of two; elsewhere the two
+// halves run one after the other, as two X4 would. The zero value
 // is not usable: call Init128 or Init256 first. Like X4, X8 holds no
 // pointers and can live on the stack.
 //
@@ -31,9 +32,10 @@ func (s *X8) Init256(in [8][]byte) { s.init(Rate256, in) }
 // Rate is the size in bytes of the blocks SqueezeBlocks produces.
 func (s *X8) Rate() int { return s.h[0].rate }
 
-// Wide reports whether X8 runs the eight-way permutation, so that eight
-// streams cost about what four do (AVX-512 on ZMM registers), rather than
-// two four-way permutations.
+// Wide reports whether X8 runs the eight-way permutation (AVX-512 on ZMM
+// registers) rather than two four-way ones. It is never slower than two
+// four-way permutations, so callers use X8 whenever they have eight
+// streams of equal length at this level.
 func Wide() bool { return x4Level >= cpuid.LevelAVX512 && Accelerated() }
 
 func (s *X8) init(rate int, in [8][]byte) {
