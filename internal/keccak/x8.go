@@ -34,8 +34,9 @@ func (s *X8) Rate() int { return s.h[0].rate }
 
 // Wide reports whether X8 runs the eight-way permutation (AVX-512 on ZMM
 // registers) rather than two four-way ones. Where it has been measured
-// (AMD Zen 4 and Zen 5) it is no slower than two four-way permutations, so
-// callers use X8 where they have eight streams of equal length.
+// (AMD Zen 5, and an earlier version on Zen 4) it is no slower than two
+// four-way permutations, so callers use X8 where they have eight streams
+// of equal length.
 func Wide() bool { return x4Level >= cpuid.LevelAVX512 && Accelerated() }
 
 func (s *X8) init(rate int, in [8][]byte) {
