@@ -53,8 +53,8 @@ func (s *X4) Init256(in [4][]byte) { s.init(Rate256, in) }
 func (s *X4) Rate() int { return s.rate }
 
 func (s *X4) init(rate int, in [4][]byte) {
-	if s.begin(rate, in) {
-		s.absorb(in)
+	if s.begin(rate, &in) {
+		s.absorb(&in)
 	}
 }
 
@@ -62,7 +62,7 @@ func (s *X4) init(rate int, in [4][]byte) {
 // the four-way state, which then is zero and must absorb in (absorb, or
 // absorbBlock and absorbLast); otherwise the generic states have absorbed
 // it.
-func (s *X4) begin(rate int, in [4][]byte) bool {
+func (s *X4) begin(rate int, in *[4][]byte) bool {
 	s.rate = rate
 	s.off = 0
 	l := len(in[0])
@@ -85,7 +85,7 @@ func (s *X4) begin(rate int, in [4][]byte) bool {
 
 // absorb absorbs and pads in, four inputs of equal length, into the zero
 // four-way state.
-func (s *X4) absorb(in [4][]byte) {
+func (s *X4) absorb(in *[4][]byte) {
 	o := 0
 	for ; o+s.rate <= len(in[0]); o += s.rate {
 		s.absorbBlock(in, o)
@@ -97,7 +97,7 @@ func (s *X4) absorb(in [4][]byte) {
 
 // absorbBlock XORs the whole block at byte o of the four inputs into the
 // state, which must then be permuted.
-func (s *X4) absorbBlock(in [4][]byte, o int) {
+func (s *X4) absorbBlock(in *[4][]byte, o int) {
 	for j := range 4 {
 		s.xorBlock(j, in[j][o:o+s.rate])
 	}
@@ -107,7 +107,7 @@ func (s *X4) absorbBlock(in [4][]byte, o int) {
 // on (fewer than rate bytes each), and the padding into the state, which
 // must then be permuted: the SHAKE suffix and the first padding bit after
 // the input, the last padding bit at byte rate-1.
-func (s *X4) absorbLast(in [4][]byte, o int) {
+func (s *X4) absorbLast(in *[4][]byte, o int) {
 	l := len(in[0]) - o
 	w := l / 8
 	whole := s.a[:w]

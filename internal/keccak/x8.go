@@ -41,25 +41,25 @@ func Wide() bool { return x4Level >= cpuid.LevelAVX512 && Accelerated() }
 
 func (s *X8) init(rate int, in [8][]byte) {
 	lo, hi := [4][]byte(in[:4]), [4][]byte(in[4:])
-	asm0, asm1 := s.h[0].begin(rate, lo), s.h[1].begin(rate, hi)
+	asm0, asm1 := s.h[0].begin(rate, &lo), s.h[1].begin(rate, &hi)
 	s.joint = asm0 && asm1 && len(lo[0]) == len(hi[0])
 	if !s.joint {
 		if asm0 {
-			s.h[0].absorb(lo)
+			s.h[0].absorb(&lo)
 		}
 		if asm1 {
-			s.h[1].absorb(hi)
+			s.h[1].absorb(&hi)
 		}
 		return
 	}
 	o := 0
 	for ; o+rate <= len(lo[0]); o += rate {
-		s.h[0].absorbBlock(lo, o)
-		s.h[1].absorbBlock(hi, o)
+		s.h[0].absorbBlock(&lo, o)
+		s.h[1].absorbBlock(&hi, o)
 		keccakF1600x8(&s.h[0].a, &s.h[1].a)
 	}
-	s.h[0].absorbLast(lo, o)
-	s.h[1].absorbLast(hi, o)
+	s.h[0].absorbLast(&lo, o)
+	s.h[1].absorbLast(&hi, o)
 	keccakF1600x8(&s.h[0].a, &s.h[1].a)
 }
 
