@@ -19,7 +19,8 @@
 // copy of any code.
 //
 // The n x n matrix A is generated four rows at a time (SHAKE128 through
-// the four-way Keccak of internal/keccak; AES128 with VAES or AES-NI, or
+// the four-way Keccak of internal/keccak, or eight rows at a time through
+// its eight-way one with AVX-512; AES128 with VAES or AES-NI, or
 // crypto/aes without them) and multiplied in at once, so that an
 // operation's heap use is its ciphertext and shared key and a few small
 // hash states (see the allocation tests). A key that serves many

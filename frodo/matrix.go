@@ -22,7 +22,8 @@ import (
 // on the CPU's AES features too (aesFastest).
 var level = cpuid.Max()
 
-// The n x n matrix A is generated four rows at a time, used, and forgotten
+// The n x n matrix A is generated four rows at a time (eight with SHAKE128
+// at the AVX-512 level: rows4 keeps the second four), used, and forgotten
 // (Frodo.Gen with the row-wise generation the specification allows),
 // unless the key it belongs to was precomputed
 // ([EncapsulationKey.Precompute]): then it is generated once, kept whole,
