@@ -1,7 +1,7 @@
 // Package keccak is the one home of Keccak in this module: the SHAKE
-// extendable-output functions of FIPS 202 for one state and for four states
-// at once. ML-KEM, the FrodoKEM SHAKE matrix rows and the PAKE samplers all
-// use it, so the assembly is written once.
+// extendable-output functions of FIPS 202 for one state and for four or
+// eight states at once. ML-KEM, the FrodoKEM SHAKE matrix rows and the
+// PAKE samplers all use it, so the assembly is written once.
 //
 // # One state
 //
